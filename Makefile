@@ -1,0 +1,29 @@
+# The two commands of the README's quick start: `make run` and `make test`.
+VENV ?= .venv
+PYTHON ?= python3
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/arbiter demo
+
+test: $(STAMP)
+	bash .ci/system-deps
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/python -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+bench: $(STAMP)
+	for b in bench/bench_*.py; do $(VENV)/bin/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) build *.egg-info

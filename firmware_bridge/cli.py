@@ -1,0 +1,42 @@
+"""The `arbiter` command: one entry point, subcommands provided by the packages."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+# Each subcommand lives in the module that owns the job; imported only when asked for,
+# so `arbiter check` works without Kivy or MQTT installed.
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("firmware_bridge.check_command", "Replay a game record and print a JSON verdict"),
+    "play": ("firmware_bridge.terminal_game", "Play or watch a game in the terminal"),
+    "referee": ("firmware_bridge.referee_command", "Run the referee service on the Pi"),
+    "sim": ("hardware.sim_command", "Run a simulated sensor grid on a pseudo-terminal"),
+    "tablet": ("companion_app.main", "Start the companion app (player tablet or referee display)"),
+    "demo": ("companion_app.demo", "The whole system on one computer, with a simulated board"),
+}
+
+
+def usage() -> str:
+    """The help text listing every subcommand."""
+    lines = ["usage: arbiter <command> [options]", "", "commands:"]
+    lines += [f"  {name:<9} {summary}" for name, (_, summary) in SUBCOMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Dispatch to a subcommand's own `main(argv)`."""
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(usage())
+        return 0
+    name, rest = args[0], args[1:]
+    if name not in SUBCOMMANDS:
+        print(f"arbiter: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(SUBCOMMANDS[name][0])
+    return int(module.main(rest) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

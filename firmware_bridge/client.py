@@ -1,0 +1,478 @@
+"""The client library the apps use: a player's seat and the public referee display. Pure paho.
+
+Interface (stable; the Kivy app codes against it)::
+
+    from firmware_bridge.client import SeatClient, DisplayClient, OverviewClient
+
+    seat = SeatClient("mqtt://192.168.1.20:1883", board="board1",
+                      credentials_path="~/.arbiter/board1.json",  # None: keep in memory only
+                      name="Anna")
+    seat.on_pairing = lambda reply: ...    # {"status": "challenge", "method": "square", "square": "e5"}
+                                           # {"status": "challenge", "method": "code"}  -> seat.send_code("123456")
+                                           # {"status": "granted", "seat": "red"} / {"status": "refused", "message": ...}
+    seat.on_state = lambda state: ...      # decrypted seat snapshot, see below
+    seat.on_events = lambda events: ...    # {"seat", "game", "seq", "events": [redacted event dicts]}
+    seat.on_reply = lambda reply: ...      # {"id", "ok", "code", "message", "seq"} for our commands
+    seat.on_public_state = lambda s: ...   # the public "state" payload (clocks, seats, draw offer)
+    seat.start()                           # connects in the background; reconnects by itself
+    seat.pair("red")                       # ask for the seat; not needed once paired (credentials file)
+    seat.move("a4-a5"); seat.setup({"a1": "flag", ...}); seat.resign()
+    seat.offer_draw(); seat.accept_draw(); seat.decline_draw(); seat.new_game()
+    seat.state, seat.view, seat.seq, seat.seat, seat.paired, seat.public_state
+    seat.wait(lambda c: c.seq >= 3, timeout=5.0)   # for scripts and tests
+    seat.stop()
+
+Decrypted seat snapshot (``on_state``): ``{"v": 1, "seat": "red", "game": "7f3a...", "seq": 12,
+"phase": "setup"|"playing"|"over", "view": PlayerView.to_dict() or None before the game,
+"setup": own submitted setup or None, "last_counter": int}``.
+Public state (``DisplayClient.on_state``): ``{"board", "game", "seq", "phase", "view" (public
+view), "seats": {"red": {"paired": bool, "online": bool, "setup_ready": bool}, ...},
+"clocks": {"red": seconds, "blue": seconds, "game": seconds or None, "running": color or None}
+or None, "draw_offer": color or None, "board_check": {"matches": bool, "missing": [...],
+"extra": [...]} or None}``.
+
+Callbacks run on the MQTT network thread: a Kivy app wraps them in ``Clock.schedule_once``.
+Every command method returns the command id; the reply arrives via ``on_reply`` with that id.
+Unanswered commands are resent unchanged after a reconnect; the referee applies each exactly once.
+Consistency: on connect and on any gap in ``seq`` the client publishes ``hello`` and the referee
+republishes every snapshot, so ``state`` is never older than the last event seen.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from nacl.public import PrivateKey
+
+from . import contract, crypto
+from .mqtt_link import BrokerURL, MqttLink
+
+log = logging.getLogger(__name__)
+Callback = Callable[[dict], None] | None
+
+
+def _new_client_id(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+
+
+class _Base:
+    """What every client shares: the link, presence with a last will, hello on connect."""
+
+    role = "display"
+
+    def __init__(self, broker_url: str | BrokerURL, board: str, client_id: str | None) -> None:
+        self.topics = contract.Topics(board)
+        self.client_id = client_id or _new_client_id(self.role)
+        self._changed = threading.Condition()
+        offline = self._presence(False)
+        self.link = MqttLink(broker_url, self.client_id,
+                             will=(self.topics.presence(self.client_id), offline, True))
+        self.link.on_connected(self._announce)
+
+    def _presence(self, online: bool) -> bytes:
+        return contract.encode("presence", {"v": 1, "client": self.client_id, "role": self.role,
+                                            "online": online})
+
+    def _announce(self) -> None:
+        self.link.publish(self.topics.presence(self.client_id), self._presence(True), retain=True)
+        self.hello("connect")
+
+    def hello(self, reason: str = "manual") -> None:
+        """Ask the referee to republish every snapshot."""
+        self.link.publish(self.topics.hello, contract.encode(
+            "hello", {"v": 1, "client": self.client_id, "reason": reason}))
+
+    def _notify(self) -> None:
+        with self._changed:
+            self._changed.notify_all()
+
+    def wait(self, predicate: Callable[[Any], bool], timeout: float = 10.0) -> bool:
+        """Block until ``predicate(self)`` holds or ``timeout`` passes; return whether it holds."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while not predicate(self):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(left)
+        return True
+
+    def start(self, wait: float | None = 10.0) -> bool:
+        """Connect in the background (and wait for the first connect up to ``wait`` seconds)."""
+        return self.link.start(wait)
+
+    def stop(self) -> None:
+        """Say offline and disconnect."""
+        self.link.stop(farewell=(self.topics.presence(self.client_id), self._presence(False), True))
+
+
+class _Stream:
+    """Sequence bookkeeping: accept newer snapshots, detect gaps in an event stream.
+
+    The referee publishes a ruling's events before its snapshot, so event ``seq`` normally
+    arrives as one more than both the last snapshot and the last event.
+    """
+
+    def __init__(self) -> None:
+        self.game: str | None = None
+        self.seq = -1
+        self.event_seq = -1
+
+    def snapshot_is_current(self, game: str, seq: int) -> bool:
+        """True if a snapshot (game, seq) should replace what we hold."""
+        if game != self.game:
+            self.game, self.seq, self.event_seq = game, seq, seq
+            return True
+        if seq >= self.seq:
+            self.seq, self.event_seq = seq, max(self.event_seq, seq)
+            return True
+        return False  # a stale retained message, e.g. from a broker that reloaded old state
+
+    def event_gap(self, game: str, seq: int) -> bool | None:
+        """None: old, duplicate or foreign event; False: the next one; True: deliver, but some were missed."""
+        if game != self.game:
+            return None if self.game is None else True
+        if seq <= self.event_seq:
+            return None
+        gap = seq != self.event_seq + 1
+        self.event_seq = seq
+        return gap
+
+
+class DisplayClient(_Base):
+    """The public side of one board: state snapshot, event stream, referee presence."""
+
+    role = "display"
+
+    def __init__(self, broker_url: str | BrokerURL, board: str, client_id: str | None = None) -> None:
+        super().__init__(broker_url, board, client_id)
+        self.on_state: Callback = None
+        self.on_events: Callback = None
+        self.state: dict | None = None
+        self.info: dict | None = None
+        self.referee_online = False
+        self._stream = _Stream()
+        self.link.subscribe(self.topics.state, self._on_state)
+        self.link.subscribe(self.topics.events, self._on_events)
+        self.link.subscribe(self.topics.info, self._on_info)
+        self.link.subscribe(self.topics.presence("referee"), self._on_presence)
+
+    @property
+    def seq(self) -> int:
+        """Sequence number of the snapshot held (-1 before any)."""
+        return self._stream.seq
+
+    def _on_info(self, topic: str, raw: bytes) -> None:
+        self.info = contract.decode("info", raw)
+        self._notify()
+
+    def _on_presence(self, topic: str, raw: bytes) -> None:
+        self.referee_online = contract.decode("presence", raw)["online"]
+        self._notify()
+
+    def _on_state(self, topic: str, raw: bytes) -> None:
+        state = contract.decode("state", raw)
+        if self._stream.snapshot_is_current(state["game"], state["seq"]):
+            self.state = state
+            if self.on_state:
+                self.on_state(state)
+            self._notify()
+
+    def _on_events(self, topic: str, raw: bytes) -> None:
+        events = contract.decode("events", raw)
+        gap = self._stream.event_gap(events["game"], events["seq"])
+        if gap:
+            self.hello("gap")
+        if gap is not None and self.on_events:
+            self.on_events(events)
+
+
+class OverviewClient(_Base):
+    """The arbiter's overview in a hall: the public state of every board on one broker."""
+
+    role = "overview"
+
+    def __init__(self, broker_url: str | BrokerURL, client_id: str | None = None) -> None:
+        super().__init__(broker_url, "overview", client_id)
+        self.boards: dict[str, dict] = {}
+        self.on_state: Callback = None
+        self.link.subscribe(f"{contract.ROOT}/+/state", self._on_state)
+
+    def _announce(self) -> None:
+        self.link.publish(self.topics.presence(self.client_id), self._presence(True), retain=True)
+
+    def _on_state(self, topic: str, raw: bytes) -> None:
+        state = contract.decode("state", raw)
+        held = self.boards.get(state["board"])
+        if held is None or held["game"] != state["game"] or state["seq"] >= held["seq"]:
+            self.boards[state["board"]] = state
+            if self.on_state:
+                self.on_state(state)
+            self._notify()
+
+
+class SeatClient(_Base):
+    """A player's tablet: pairing, decrypted private snapshots and events, authenticated commands."""
+
+    role = "seat"
+
+    def __init__(self, broker_url: str | BrokerURL, board: str, *, credentials_path: str | None = None,
+                 client_id: str | None = None, name: str = "") -> None:
+        self._path = Path(credentials_path).expanduser() if credentials_path else None
+        saved = self._load()
+        super().__init__(broker_url, board, client_id or saved.get("client_id"))
+        self.name = name
+        self.key = crypto.private_key_from_text(saved["key"]) if "key" in saved else PrivateKey.generate()
+        self.seat: str | None = saved.get("seat")
+        self.referee_key: str | None = saved.get("referee_key")
+        self._counter = int(saved.get("counter", 0))
+        self.state: dict | None = None
+        self.public_state: dict | None = None
+        self.last_pairing: dict | None = None
+        self.replies: dict[str, dict] = {}
+        self.on_state: Callback = None
+        self.on_events: Callback = None
+        self.on_reply: Callback = None
+        self.on_pairing: Callback = None
+        self.on_public_state: Callback = None
+        self._channel: crypto.Channel | None = None
+        self._pending: dict[str, tuple[str, bytes]] = {}  # command id -> (topic, envelope)
+        self._wanted_seat: str | None = None
+        self._stream = _Stream()
+        self._lock = threading.RLock()
+        self.link.subscribe(self.topics.info, self._on_info)
+        self.link.subscribe(self.topics.state, self._on_public_state)
+        self.link.subscribe(self.topics.pair_reply(self.client_id), self._on_pair_reply)
+        if self.seat and self.referee_key:
+            self._open_seat()
+
+    # -- what the app reads ------------------------------------------------------------------
+    @property
+    def paired(self) -> bool:
+        """True once the referee granted a seat to this tablet's key."""
+        return self._channel is not None
+
+    @property
+    def view(self) -> dict | None:
+        """The latest decrypted PlayerView dict (None before the game starts)."""
+        return self.state["view"] if self.state else None
+
+    @property
+    def seq(self) -> int:
+        """Sequence number of the snapshot held (-1 before any)."""
+        return self._stream.seq
+
+    # -- pairing -----------------------------------------------------------------------------
+    def pair(self, seat: str) -> None:
+        """Ask the referee for ``seat``; the answer comes through ``on_pairing``."""
+        contract.check_seat(seat)
+        with self._lock:
+            self._wanted_seat = seat
+            if self.referee_key:
+                self._send_pair_request()
+
+    def send_code(self, code: str) -> None:
+        """Answer a ``method: code`` challenge with the digits the referee shows."""
+        if not self.referee_key:
+            raise RuntimeError("the referee's key is not known yet")
+        channel = crypto.Channel(self.key, crypto.public_key_from_text(self.referee_key))
+        topic = self.topics.pair_code(self.client_id)
+        body = contract.validate("pair_code", {"v": 1, "code": code.strip()})
+        self.link.publish(topic, channel.seal({"topic": topic}, body))
+
+    def _send_pair_request(self) -> None:
+        request = contract.validate("pair_request", {
+            "v": 1, "client": self.client_id, "seat": self._wanted_seat,
+            "key": crypto.key_to_text(self.key.public_key), "name": self.name[:40]})
+        referee = crypto.public_key_from_text(self.referee_key or "")
+        self.link.publish(self.topics.pair_request, crypto.seal_anonymous(referee, request))
+
+    def _on_info(self, topic: str, raw: bytes) -> None:
+        info = contract.decode("info", raw)
+        with self._lock:
+            if self.referee_key and info["referee_key"] != self.referee_key and self.paired:
+                log.warning("referee key changed: this tablet must pair again")
+                self._channel = None
+                self.seat = None
+            self.referee_key = info["referee_key"]
+            if self._wanted_seat and not self.paired:
+                self._send_pair_request()
+        self._notify()
+
+    def _on_pair_reply(self, topic: str, raw: bytes) -> None:
+        if not self.referee_key:
+            return
+        channel = crypto.Channel(self.key, crypto.public_key_from_text(self.referee_key))
+        try:
+            _, body = channel.open(raw, expect={"topic": topic})
+            reply = contract.validate("pair_reply", body)
+        except (crypto.CryptoError, contract.ContractError) as error:
+            log.warning("ignored a pairing reply: %s", error)
+            return
+        with self._lock:
+            self.last_pairing = reply
+            if reply["status"] == "granted":
+                self.seat = reply["seat"]
+                self._wanted_seat = None
+                self._save()
+                self._open_seat()
+                self.hello("connect")
+        if self.on_pairing:
+            self.on_pairing(reply)
+        self._notify()
+
+    def _open_seat(self) -> None:
+        assert self.seat and self.referee_key
+        self._channel = crypto.Channel(self.key, crypto.public_key_from_text(self.referee_key))
+        self.link.subscribe(self.topics.seat_state(self.seat), self._on_seat_state)
+        self.link.subscribe(self.topics.seat_events(self.seat), self._on_seat_events)
+        self.link.subscribe(self.topics.seat_reply(self.seat), self._on_seat_reply)
+
+    # -- incoming ----------------------------------------------------------------------------
+    def _open(self, topic: str, raw: bytes, kind: str) -> tuple[dict, dict] | None:
+        channel = self._channel
+        if channel is None:
+            return None
+        try:
+            header, body = channel.open(raw, expect={"topic": topic})
+            return header, contract.validate(kind, body)
+        except (crypto.CryptoError, contract.ContractError) as error:
+            log.warning("ignored a message on %s: %s", topic, error)
+            return None
+
+    def _on_seat_state(self, topic: str, raw: bytes) -> None:
+        opened = self._open(topic, raw, "seat_state")
+        if not opened:
+            return
+        header, state = opened
+        if header.get("game") != state["game"] or header.get("seq") != state["seq"]:
+            return
+        with self._lock:
+            current = self._stream.snapshot_is_current(state["game"], state["seq"])
+            if current:
+                self.state = state
+                self._counter = max(self._counter, state.get("last_counter", 0))
+        if current:
+            if self.on_state:
+                self.on_state(state)
+            self._notify()
+
+    def _on_seat_events(self, topic: str, raw: bytes) -> None:
+        opened = self._open(topic, raw, "seat_events")
+        if not opened:
+            return
+        header, events = opened
+        if header.get("game") != events["game"] or header.get("seq") != events["seq"]:
+            return
+        with self._lock:
+            gap = self._stream.event_gap(events["game"], events["seq"])
+        if gap:
+            self.hello("gap")
+        if gap is not None and self.on_events:
+            self.on_events(events)
+
+    def _on_seat_reply(self, topic: str, raw: bytes) -> None:
+        opened = self._open(topic, raw, "reply")
+        if not opened:
+            return
+        reply = opened[1]
+        with self._lock:
+            if reply["id"] not in self._pending and reply["id"] not in self.replies:
+                return
+            self._pending.pop(reply["id"], None)
+            self.replies[reply["id"]] = reply
+        if self.on_reply:
+            self.on_reply(reply)
+        self._notify()
+
+    def _on_public_state(self, topic: str, raw: bytes) -> None:
+        self.public_state = contract.decode("state", raw)
+        if self.on_public_state:
+            self.on_public_state(self.public_state)
+        self._notify()
+
+    def _announce(self) -> None:
+        super()._announce()
+        with self._lock:
+            if self._wanted_seat and self.referee_key and not self.paired:
+                self._send_pair_request()
+            pending = list(self._pending.values())
+        for topic, envelope in pending:  # resent unchanged: the referee answers it once
+            self.link.publish(topic, envelope)
+
+    # -- commands ----------------------------------------------------------------------------
+    def command(self, command_type: str, **args: Any) -> str:
+        """Send an authenticated command; return its id (the reply comes via ``on_reply``)."""
+        with self._lock:
+            if not self._channel or not self.seat:
+                raise RuntimeError("this tablet has no seat yet: pair first")
+            # Counters only grow, even across app restarts without the credentials file.
+            self._counter = max(self._counter + 1, time.time_ns() // 1000)
+            command_id = uuid.uuid4().hex
+            body = contract.command(self.seat, command_id, self._counter, command_type, **args)
+            topic = self.topics.seat_command(self.seat)
+            envelope = self._channel.seal({"topic": topic, "seat": self.seat,
+                                           "counter": self._counter}, body)
+            self._pending[command_id] = (topic, envelope)
+            self._save()
+        self.link.publish(topic, envelope)
+        return command_id
+
+    def resend(self, command_id: str) -> None:
+        """Send an unanswered command again, unchanged."""
+        with self._lock:
+            topic, envelope = self._pending[command_id]
+        self.link.publish(topic, envelope)
+
+    def move(self, move: str) -> str:
+        """Make a move from the tablet (when the board is not the input)."""
+        return self.command("move", move=move)
+
+    def setup(self, setup: dict[str, str]) -> str:
+        """Submit this seat's hidden setup, ``{"a1": "flag", ...}``."""
+        return self.command("setup", setup=setup)
+
+    def resign(self) -> str:
+        """Resign the game."""
+        return self.command("resign")
+
+    def offer_draw(self) -> str:
+        """Offer a draw."""
+        return self.command("offer_draw")
+
+    def accept_draw(self) -> str:
+        """Accept the opponent's draw offer."""
+        return self.command("accept_draw")
+
+    def decline_draw(self) -> str:
+        """Decline the opponent's draw offer."""
+        return self.command("decline_draw")
+
+    def new_game(self) -> str:
+        """Start a new game with the same seats once the game is over."""
+        return self.command("new_game")
+
+    # -- credentials -------------------------------------------------------------------------
+    def _load(self) -> dict:
+        if self._path and self._path.exists():
+            return json.loads(self._path.read_text())
+        return {}
+
+    def _save(self) -> None:
+        if not self._path:
+            return
+        data = {"client_id": self.client_id, "key": crypto.key_to_text(self.key), "seat": self.seat,
+                "referee_key": self.referee_key, "counter": self._counter, "board": self.topics.board}
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self._path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data))
+        os.chmod(tmp, 0o600)
+        tmp.replace(self._path)

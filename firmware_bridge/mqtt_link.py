@@ -1,0 +1,152 @@
+"""A paho-mqtt client that reconnects by itself and resubscribes, for the referee and the apps.
+
+MQTT 3.1.1 only, clean sessions: nothing relies on the broker keeping state across a
+reconnect. Whoever uses the link registers ``on_connected`` callbacks to resync (the referee
+republishes its snapshots, a client says hello) every time the connection comes back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import ssl
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+import paho.mqtt.client as mqtt
+
+log = logging.getLogger(__name__)
+Handler = Callable[[str, bytes], None]
+
+
+@dataclass(frozen=True)
+class BrokerURL:
+    """Where a broker is: ``mqtt://user:pass@host:1883`` or ``mqtts://host:8883``."""
+
+    host: str
+    port: int
+    tls: bool = False
+    username: str | None = None
+    password: str | None = None
+
+    @classmethod
+    def parse(cls, url: str) -> BrokerURL:
+        """Parse an mqtt:// or mqtts:// URL; raise ValueError on anything else."""
+        parts = urlsplit(url)
+        if parts.scheme not in ("mqtt", "mqtts"):
+            raise ValueError(f"broker URL must start with mqtt:// or mqtts://, got {url!r}")
+        if not parts.hostname:
+            raise ValueError(f"broker URL {url!r} names no host")
+        tls = parts.scheme == "mqtts"
+        return cls(host=parts.hostname, port=parts.port or (8883 if tls else 1883), tls=tls,
+                   username=unquote(parts.username) if parts.username else None,
+                   password=unquote(parts.password) if parts.password else None)
+
+    def with_credentials(self, username: str | None, password: str | None) -> BrokerURL:
+        """The same broker with other credentials."""
+        return BrokerURL(self.host, self.port, self.tls, username, password)
+
+    def __str__(self) -> str:
+        scheme = "mqtts" if self.tls else "mqtt"
+        user = f"{self.username}@" if self.username else ""
+        return f"{scheme}://{user}{self.host}:{self.port}"
+
+
+class MqttLink:
+    """A connected paho client with remembered subscriptions and reconnect callbacks."""
+
+    def __init__(self, url: str | BrokerURL, client_id: str, *,
+                 will: tuple[str, bytes, bool] | None = None,
+                 ca_file: str | None = None, keepalive: int = 15) -> None:
+        self.url = BrokerURL.parse(url) if isinstance(url, str) else url
+        self.client_id = client_id
+        self.connected = threading.Event()
+        self._keepalive = keepalive
+        self._handlers: dict[str, Handler] = {}
+        self._on_connected: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+                             protocol=mqtt.MQTTv311, clean_session=True)
+        client.max_inflight_messages_set(200)
+        client.reconnect_delay_set(min_delay=0.05, max_delay=2)
+        if self.url.username:
+            client.username_pw_set(self.url.username, self.url.password)
+        if self.url.tls:
+            client.tls_set(ca_certs=ca_file, cert_reqs=ssl.CERT_REQUIRED)
+        if will:
+            client.will_set(will[0], will[1], qos=1, retain=will[2])
+        client.on_connect = self._connected
+        client.on_disconnect = self._disconnected
+        client.on_message = self._message
+        self.client = client
+
+    def subscribe(self, topic_filter: str, handler: Handler) -> None:
+        """Deliver messages matching ``topic_filter`` to ``handler(topic, payload)``, now and after reconnects."""
+        with self._lock:
+            self._handlers[topic_filter] = handler
+        if self.connected.is_set():
+            self.client.subscribe(topic_filter, qos=1)
+
+    def unsubscribe(self, topic_filter: str) -> None:
+        """Forget a subscription."""
+        with self._lock:
+            self._handlers.pop(topic_filter, None)
+        if self.connected.is_set():
+            self.client.unsubscribe(topic_filter)
+
+    def on_connected(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (on the network thread) after every connect, once subscriptions are sent."""
+        self._on_connected.append(callback)
+
+    def publish(self, topic: str, payload: bytes, retain: bool = False, qos: int = 1) -> mqtt.MQTTMessageInfo:
+        """Queue a message; paho sends it as soon as the link is up."""
+        return self.client.publish(topic, payload, qos=qos, retain=retain)
+
+    def start(self, wait: float | None = 10.0) -> bool:
+        """Connect in the background; optionally wait up to ``wait`` seconds for the first connect."""
+        self.client.connect_async(self.url.host, self.url.port, keepalive=self._keepalive)
+        self.client.loop_start()
+        return self.connected.wait(wait) if wait else False
+
+    def stop(self, farewell: tuple[str, bytes, bool] | None = None) -> None:
+        """Optionally publish a farewell (e.g. offline presence), then disconnect and stop the thread."""
+        if farewell and self.connected.is_set():
+            info = self.publish(*farewell)
+            with contextlib.suppress(RuntimeError, ValueError):
+                info.wait_for_publish(timeout=2)
+        self.client.disconnect()
+        self.client.loop_stop()
+        self.connected.clear()
+
+    def _connected(self, client: mqtt.Client, userdata: object, flags: object,
+                   reason: mqtt.ReasonCode, properties: object) -> None:
+        if reason.is_failure:
+            log.warning("broker %s refused %s: %s", self.url, self.client_id, reason)
+            return
+        with self._lock:
+            filters = list(self._handlers)
+        if filters:
+            client.subscribe([(f, 1) for f in filters])
+        self.connected.set()
+        log.info("connected to %s as %s", self.url, self.client_id)
+        for callback in self._on_connected:
+            try:
+                callback()
+            except Exception:  # a resync bug must not kill the network thread
+                log.exception("on_connected callback failed")
+
+    def _disconnected(self, client: mqtt.Client, userdata: object, flags: object,
+                      reason: mqtt.ReasonCode, properties: object) -> None:
+        self.connected.clear()
+        log.info("disconnected from %s (%s); paho reconnects", self.url, reason)
+
+    def _message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
+        with self._lock:
+            handlers = [h for f, h in self._handlers.items() if mqtt.topic_matches_sub(f, message.topic)]
+        for handler in handlers:
+            try:
+                handler(message.topic, message.payload)
+            except Exception:  # one bad message must not stop the others
+                log.exception("handler for %s failed", message.topic)

@@ -1,0 +1,216 @@
+"""The project's game record (JSON) and the verdict of `arbiter check`."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.events import BattleEvent
+from engine.game import Game
+from engine.pieces import Color
+from engine.results import IllegalMove
+from engine.setups import validate_setup
+from engine.squares import Move, Square
+from engine.variants import Variant, get_variant
+
+# How a record may end besides its moves (an extension of the record: optional).
+ENDINGS = ("resignation", "agreement", "game-time", "clock")
+
+
+class RecordError(ValueError):
+    """The document is not a valid game record."""
+
+
+@dataclass
+class GameRecord:
+    """A game as data: variant, the starting arrangement, who moves first, the moves."""
+
+    variant: str
+    pieces: dict[Square, tuple[Color, str]]
+    moves: list[str] = field(default_factory=list)
+    to_move: Color = Color.RED
+    is_setup: bool = True  # True: `setup` (validated); False: `position` (any arrangement)
+    volcanoes: list[Square] | None = None
+    moves_per_turn: int | None = None
+    ending: dict[str, Any] | None = None
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameRecord:
+        """Read and validate a record; RecordError says what is wrong."""
+        if not isinstance(data, dict):
+            raise RecordError("a record is a JSON object")
+        name = data.get("variant")
+        if not isinstance(name, str):
+            raise RecordError("the record has no 'variant'")
+        try:
+            variant = get_variant(name)
+        except ValueError as error:
+            raise RecordError(str(error)) from None
+        has_setup, has_position = "setup" in data, "position" in data
+        if has_setup == has_position:
+            raise RecordError("a record has either 'setup' or 'position'")
+        arrangement = data["setup" if has_setup else "position"]
+        pieces = _read_arrangement(arrangement, variant)
+        if has_setup:
+            errors = []
+            for color in Color:
+                side = {sq: kind for sq, (c, kind) in pieces.items() if c is color}
+                errors += validate_setup(variant, color, side)
+            if errors:
+                raise RecordError("invalid setup: " + "; ".join(errors))
+        to_move = data.get("to_move", variant.first.value)
+        if to_move not in ("red", "blue"):
+            raise RecordError("'to_move' is 'red' or 'blue'")
+        moves = data.get("moves", [])
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise RecordError("'moves' is a list of strings such as \"a4-a5\"")
+        for index, text in enumerate(moves):
+            try:
+                Move.parse(text)
+            except ValueError:
+                raise RecordError(f"move {index} is not a move: {text!r}") from None
+        volcanoes = None
+        if "volcanoes" in data:
+            if not isinstance(data["volcanoes"], list):
+                raise RecordError("'volcanoes' is a list of squares")
+            volcanoes = [_read_square(s, variant) for s in data["volcanoes"]]
+        moves_per_turn = data.get("moves_per_turn")
+        if moves_per_turn is not None and moves_per_turn not in (1, 2):
+            raise RecordError("'moves_per_turn' is 1 or 2")
+        ending = data.get("ending")
+        if ending is not None and (not isinstance(ending, dict) or ending.get("reason") not in ENDINGS):
+            raise RecordError(f"'ending' needs a reason, one of {', '.join(ENDINGS)}")
+        return cls(name, pieces, list(moves), Color(to_move), has_setup, volcanoes,
+                   moves_per_turn, ending)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as JSON-safe data."""
+        arrangement: dict[str, dict[str, str]] = {"red": {}, "blue": {}}
+        for square in sorted(self.pieces, key=lambda s: (s.rank, s.file)):
+            color, kind = self.pieces[square]
+            arrangement[color.value][square.name] = kind
+        data: dict[str, Any] = {"variant": self.variant}
+        data["setup" if self.is_setup else "position"] = arrangement
+        data["to_move"] = self.to_move.value
+        if self.volcanoes is not None:
+            data["volcanoes"] = [s.name for s in self.volcanoes]
+        if self.moves_per_turn is not None:
+            data["moves_per_turn"] = self.moves_per_turn
+        data["moves"] = list(self.moves)
+        if self.ending is not None:
+            data["ending"] = dict(self.ending)
+        return data
+
+    @classmethod
+    def from_game(cls, game: Game, is_setup: bool = True) -> GameRecord:
+        """The record of a game so far (its ending included when the players declared one)."""
+        ending = None
+        result = game.result
+        if result is not None and result.reason in ENDINGS:
+            ending = {"reason": result.reason}
+            if result.winner is not None:
+                ending["color"] = result.winner.other.value
+        return cls(
+            variant=game.variant.name,
+            pieces=dict(game.initial_pieces),
+            moves=[m.name for m in game.move_stack],
+            to_move=game.initial_to_move,
+            is_setup=is_setup,
+            volcanoes=list(game.volcanoes) if game.variant.volcanoes or game.volcanoes else None,
+            moves_per_turn=game.variant.moves_per_turn if game.variant.moves_per_turn == 1
+            and get_variant(game.variant.name).moves_per_turn != 1 else None,
+            ending=ending,
+        )
+
+    def variant_rules(self) -> Variant:
+        """The variant with this record's options applied."""
+        variant = get_variant(self.variant)
+        if self.moves_per_turn is not None:
+            variant = dataclasses.replace(variant, moves_per_turn=self.moves_per_turn)
+        return variant
+
+    def new_game(self) -> Game:
+        """The game at its start, before any move."""
+        return Game(self.variant_rules(), self.pieces, to_move=self.to_move,
+                    volcanoes=tuple(self.volcanoes or ()))
+
+    def replay(self) -> Game:
+        """The game after every move; IllegalMove for the first refused one."""
+        game = self.new_game()
+        for text in self.moves:
+            game.push(Move.parse(text))
+        return game
+
+
+def _read_square(text: Any, variant: Variant) -> Square:
+    try:
+        square = Square.parse(text)
+    except (ValueError, AttributeError):
+        raise RecordError(f"not a square: {text!r}") from None
+    if not variant.on_board(square):
+        raise RecordError(f"{square} is not on the {variant.width}x{variant.height} board")
+    return square
+
+
+def _read_arrangement(arrangement: Any, variant: Variant) -> dict[Square, tuple[Color, str]]:
+    if not isinstance(arrangement, dict) or set(arrangement) - {"red", "blue"}:
+        raise RecordError("a setup or position is {\"red\": {square: piece}, \"blue\": {...}}")
+    pieces: dict[Square, tuple[Color, str]] = {}
+    for color_name, side in arrangement.items():
+        if not isinstance(side, dict):
+            raise RecordError(f"{color_name}'s pieces are a mapping of square to piece")
+        for square_text, kind in side.items():
+            square = _read_square(square_text, variant)
+            if kind not in variant.kinds:
+                raise RecordError(f"{variant.name} has no piece called {kind!r} (on {square})")
+            if square in pieces:
+                raise RecordError(f"two pieces on {square}")
+            if square in variant.lakes:
+                raise RecordError(f"{square} is a lake")
+            pieces[square] = (Color(color_name), kind)
+    return pieces
+
+
+def check_record(data: Any) -> dict[str, Any]:
+    """Replay a record and give the verdict of `arbiter check` (RecordError if invalid)."""
+    record = GameRecord.from_dict(data)
+    try:
+        game = record.new_game()
+    except ValueError as error:
+        raise RecordError(str(error)) from None
+    battles: list[dict[str, str]] = []
+    illegal = None
+    for index, text in enumerate(record.moves):
+        try:
+            events = game.push(Move.parse(text))
+        except IllegalMove as refused:
+            illegal = {"index": index, "move": text, "rule": refused.refusal.rule,
+                       "message": refused.refusal.message}
+            break
+        battles += [
+            {"attacker": e.attacker, "defender": e.defender, "outcome": e.outcome}
+            for e in events if isinstance(e, BattleEvent)
+        ]
+    if illegal is None and record.ending is not None and game.result is None:
+        _apply_ending(game, record.ending)
+    return {
+        "applied": game.ply,
+        "illegal": illegal,
+        "battles": battles,
+        "result": game.result.to_dict() if game.result else None,
+    }
+
+
+def _apply_ending(game: Game, ending: dict[str, Any]) -> None:
+    reason = ending["reason"]
+    if reason == "agreement":
+        game.agree_draw()
+    elif reason == "game-time":
+        game.game_time_expired()
+    else:
+        try:
+            color = Color(ending.get("color"))
+        except ValueError:
+            raise RecordError(f"the ending {reason!r} needs the 'color' of the player it names") from None
+        game.resign(color) if reason == "resignation" else game.clock_fallen(color)

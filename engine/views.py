@@ -1,0 +1,120 @@
+"""Per-player views: what Red, Blue or the public may know. Hidden ranks stop here."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.events import BattleEvent, CaptureEvent, Event, MoveEvent, RevealEvent
+from engine.pieces import Color
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+@dataclass(frozen=True)
+class ViewPiece:
+    """A piece as one viewer sees it: `kind` is None when the viewer may not know it."""
+
+    square: str
+    color: str
+    id: int
+    kind: str | None
+    moved: bool  # public: a piece that has moved is neither bomb nor flag
+    known: bool  # own pieces: the opponent knows this one's kind
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """Everything one viewer may know about the game at this moment."""
+
+    viewer: str | None
+    variant: str
+    width: int
+    height: int
+    blocked: list[str]
+    volcanoes: list[str]
+    to_move: str
+    turn: int
+    ply: int
+    moves_left_in_turn: int
+    pieces: list[ViewPiece]
+    captured: dict[str, list[str | None]]
+    last_move: str | None
+    last_events: list[dict[str, Any]]
+    result: dict[str, Any] | None
+    two_squares_left: int | None  # the viewer's own moves left in its current back-and-forth
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON-safe data."""
+        return asdict(self)
+
+    def piece_at(self, square: str) -> ViewPiece | None:
+        """The piece this view shows on a square."""
+        return next((p for p in self.pieces if p.square == square), None)
+
+
+def player_view(game: Game, viewer: Color | None) -> PlayerView:
+    """Compute the view of `viewer` (None: the public) from the full game."""
+    viewer = Color(viewer) if viewer is not None else None
+    pieces = []
+    for square, piece in game.pieces():
+        opponent = piece.color.other
+        pieces.append(ViewPiece(
+            square=square.name,
+            color=piece.color.value,
+            id=piece.id,
+            kind=piece.kind if game.knows(viewer, piece) else None,
+            moved=piece.id in game.moved,
+            known=(piece.color is viewer and game.knows(opponent, piece)),
+        ))
+    captured: dict[str, list[str | None]] = {Color.RED.value: [], Color.BLUE.value: []}
+    for piece in game.captured:
+        captured[piece.color.value].append(piece.kind if game.knows(viewer, piece) else None)
+    two_squares_left = game.repetition.moves_left_in_run(viewer) if viewer is not None else None
+    return PlayerView(
+        viewer=viewer.value if viewer else None,
+        variant=game.variant.name,
+        width=game.variant.width,
+        height=game.variant.height,
+        blocked=sorted(s.name for s in game.blocked),
+        volcanoes=[s.name for s in game.volcanoes],
+        to_move=game.to_move.value,
+        turn=game.turn,
+        ply=game.ply,
+        moves_left_in_turn=game.moves_left_in_turn,
+        pieces=pieces,
+        captured=captured,
+        last_move=game.last_move.name if game.last_move else None,
+        last_events=redact_events(game, game.last_events(), viewer),
+        result=game.result.to_dict() if game.result else None,
+        two_squares_left=two_squares_left,
+    )
+
+
+def redact_event(game: Game, event: Event, viewer: Color | None) -> dict[str, Any] | None:
+    """An event as `viewer` may see it (kinds it may not know become None), or None if hidden."""
+    data = event.to_dict()
+    viewer = Color(viewer) if viewer is not None else None
+
+    def may_know(piece_id: int) -> bool:
+        return game.knows(viewer, game.piece(piece_id))
+
+    if isinstance(event, MoveEvent) and not may_know(event.piece_id):
+        data["kind"] = None
+    elif isinstance(event, BattleEvent):
+        if not may_know(event.attacker_id):
+            data["attacker"] = None
+        if not may_know(event.defender_id):
+            data["defender"] = None
+    elif isinstance(event, CaptureEvent) and not may_know(event.piece_id):
+        data["kind"] = None
+    elif isinstance(event, RevealEvent) and (viewer is None or event.to != viewer.value):
+        return None  # only the spy's owner learns that anything was recognised
+    return data
+
+
+def redact_events(game: Game, events: list[Event], viewer: Color | None) -> list[dict[str, Any]]:
+    """The events `viewer` may see, redacted; hidden ones left out."""
+    redacted = (redact_event(game, event, viewer) for event in events)
+    return [data for data in redacted if data is not None]

@@ -1,0 +1,35 @@
+"""`arbiter check RECORD.json`: replay a game record and print one JSON verdict."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from engine.records import RecordError, check_record
+
+
+def main(argv: list[str]) -> int:
+    """Print the verdict; exit 0 when the record was read, 2 when it is not a valid record."""
+    parser = argparse.ArgumentParser(prog="arbiter check", description=__doc__)
+    parser.add_argument("record", help="a game record (JSON); - reads standard input")
+    args = parser.parse_args(argv)
+    try:
+        if args.record == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.record, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        print(f"arbiter check: cannot read {args.record}: {error.strerror}", file=sys.stderr)
+        return 2
+    try:
+        verdict = check_record(json.loads(text))
+    except json.JSONDecodeError as error:
+        print(f"arbiter check: not JSON: {error}", file=sys.stderr)
+        return 2
+    except RecordError as error:
+        print(f"arbiter check: not a valid record: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(verdict))
+    return 0

@@ -1,0 +1,139 @@
+"""From raw sensor readings to stable board states.
+
+A Reading is one report of every square (from the serial link, a GPIO scan or the simulated
+board). The Stabiliser debounces each square over a few readings (needed for raw GPIO
+scans; the serial firmware already debounces, so it uses 1) and then waits until the whole
+board has been quiet for `quiet_s` before it hands out a StableBoard. Hands in motion,
+a piece resting between two squares or a slid scout produce short-lived states; those
+never become stable unless they last.
+
+Both feed() and poll() return the new StableBoard when one is established, else None; call
+poll(now) regularly (every few ms) because a board becomes stable by *not* changing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.squares import Square
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Every square's sensor value at one moment: bool (occupancy) or int tag (0 = empty)."""
+
+    values: tuple
+    width: int
+    height: int
+    time: float
+    identifying: bool = False
+    reason: str = "scan"  # "change" | "keepalive" | "requested" | "scan"
+
+
+@dataclass(frozen=True)
+class StableBoard:
+    """A board state that held still for the quiet period."""
+
+    values: tuple
+    width: int
+    height: int
+    time: float  # when it was recognised as stable
+    changed_at: float  # when the last square changed to reach it
+    identifying: bool = False
+    _occupied: frozenset[Square] = field(default=frozenset(), compare=False, repr=False)
+
+    @classmethod
+    def from_values(cls, values, width: int, height: int, time: float = 0.0,
+                    changed_at: float | None = None, identifying: bool = False) -> StableBoard:
+        """Build one, computing the occupied set once."""
+        values = tuple(values)
+        occupied = frozenset(Square(i % width, i // width) for i, v in enumerate(values) if v)
+        return cls(values, width, height, time, time if changed_at is None else changed_at,
+                   identifying, occupied)
+
+    @classmethod
+    def from_squares(cls, occupied, width: int, height: int, time: float = 0.0) -> StableBoard:
+        """An occupancy board with exactly these squares occupied."""
+        values = [False] * (width * height)
+        for square in occupied:
+            values[square.rank * width + square.file] = True
+        return cls.from_values(values, width, height, time)
+
+    def occupied(self) -> frozenset[Square]:
+        """The squares a piece is sensed on."""
+        return self._occupied
+
+    def tag_at(self, square: Square) -> int:
+        """The tag sensed on a square (0 when empty); occupancy boards report 1 for occupied."""
+        value = self.values[square.rank * self.width + square.file]
+        return int(value) if self.identifying else (1 if value else 0)
+
+
+class Stabiliser:
+    """Debounces squares over `debounce_samples` readings, then waits for `quiet_s` of stillness."""
+
+    def __init__(self, debounce_samples: int = 1, quiet_s: float = 0.02) -> None:
+        if debounce_samples < 1:
+            raise ValueError("debounce_samples must be at least 1")
+        self.debounce_samples = debounce_samples
+        self.quiet_s = quiet_s
+        self._current: list | None = None
+        self._candidate: list = []
+        self._streak: list[int] = []
+        self._changed_at = 0.0
+        self._geometry: tuple[int, int, bool] | None = None
+        self._emitted: tuple | None = None
+        self.last: StableBoard | None = None
+
+    def reset(self) -> None:
+        """Forget everything (after a reconnect the next reading is taken as it is)."""
+        self._current = None
+        self._emitted = None
+
+    def feed(self, reading: Reading) -> StableBoard | None:
+        """Take one reading; returns a StableBoard if the board just became stable."""
+        geometry = (reading.width, reading.height, reading.identifying)
+        if self._current is None or geometry != self._geometry or \
+                len(reading.values) != len(self._current):
+            self._geometry = geometry
+            self._current = list(reading.values)
+            self._candidate = list(reading.values)
+            self._streak = [0] * len(reading.values)
+            self._changed_at = reading.time
+            self._emitted = None
+        else:
+            self._debounce(reading)
+        return self.poll(reading.time)
+
+    def _debounce(self, reading: Reading) -> None:
+        current, candidate, streak = self._current, self._candidate, self._streak
+        needed = self.debounce_samples
+        for i, value in enumerate(reading.values):
+            if value == current[i]:
+                streak[i] = 0
+                continue
+            if streak[i] and value == candidate[i]:
+                streak[i] += 1
+            else:
+                candidate[i] = value
+                streak[i] = 1
+            if streak[i] >= needed:
+                current[i] = value
+                streak[i] = 0
+                self._changed_at = reading.time
+
+    def poll(self, now: float) -> StableBoard | None:
+        """A StableBoard if the debounced board has now been quiet long enough and is new."""
+        if self._current is None or now - self._changed_at < self.quiet_s:
+            return None
+        values = tuple(self._current)
+        if values == self._emitted:
+            return None
+        self._emitted = values
+        width, height, identifying = self._geometry
+        self.last = StableBoard.from_values(values, width, height, now, self._changed_at, identifying)
+        return self.last
+
+    def settling(self) -> bool:
+        """True while the board has changed and is not yet stable."""
+        return self._current is not None and tuple(self._current) != self._emitted

@@ -36,7 +36,7 @@ class _Undo:
     target: int
     removed: list[tuple[Piece, int]]
     first_move: bool
-    revealed: list[tuple[Color, int]]
+    revealed: list[tuple[Color | None, int]]
     result_before: Result | None
     to_move_before: Color
     turn_before: int
@@ -92,8 +92,9 @@ class Game:
         self.result: Result | None = None
         self.moved: set[int] = set()
         self.captured: list[Piece] = []
-        # Pieces of the other side whose kind each player knows (revealed in battle or by a spy).
-        self._known: dict[Color, set[int]] = {Color.RED: set(), Color.BLUE: set()}
+        # Pieces of the other side whose kind each player knows (revealed in battle or by a spy);
+        # under None, the pieces the public knows (shown in a battle).
+        self._known: dict[Color | None, set[int]] = {Color.RED: set(), Color.BLUE: set(), None: set()}
         self._turn_pieces: tuple[int, ...] = ()
         self._left: dict[int, tuple[int, int]] = {}  # piece id -> (square it left, turn)
         self._history: list[_Undo] = []
@@ -170,8 +171,6 @@ class Game:
         """True when `viewer` (None: the public) may know the piece's kind."""
         if self.result is not None:
             return True  # at the end the whole board is revealed
-        if viewer is None:
-            return piece.id in self._known[Color.RED] and piece.id in self._known[Color.BLUE]
         return piece.color is viewer or piece.id in self._known[viewer]
 
     @property
@@ -371,7 +370,7 @@ class Game:
                 defender.kind, move.target.name, outcome.value, ply,
             ))
             if self.variant.battle_reveals:
-                for color in Color:
+                for color in (Color.RED, Color.BLUE, None):
                     self._reveal(color, piece, undo)
                     self._reveal(color, defender, undo)
             if outcome is Outcome.ATTACKER:
@@ -413,7 +412,7 @@ class Game:
             self._mobile_count[piece.color] -= 1
         undo.removed.append((piece, index))
 
-    def _reveal(self, color: Color, piece: Piece, undo: _Undo) -> bool:
+    def _reveal(self, color: Color | None, piece: Piece, undo: _Undo) -> bool:
         if piece.color is color or piece.id in self._known[color]:
             return False
         self._known[color].add(piece.id)

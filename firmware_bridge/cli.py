@@ -9,7 +9,6 @@ import sys
 # so `arbiter check` works without Kivy or MQTT installed.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "check": ("firmware_bridge.check_command", "Replay a game record and print a JSON verdict"),
-    "play": ("firmware_bridge.terminal_game", "Play or watch a game in the terminal"),
     "referee": ("firmware_bridge.referee_command", "Run the referee service on the Pi"),
     "sim": ("hardware.sim_command", "Run a simulated sensor grid on a pseudo-terminal"),
     "tablet": ("companion_app.main", "Start the companion app (player tablet or referee display)"),

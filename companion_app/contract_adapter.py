@@ -1,0 +1,134 @@
+"""Turning the MQTT contract's payloads (firmware_bridge.contract) into the app's table messages.
+
+One place knows both vocabularies: the network links and the in-process table feed their
+contract payloads through `ContractTranslator`, which calls `deliver(kind, payload)`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion_app.link import Deliver
+
+# Reply codes the tablet explains itself; others show the referee's message as it is.
+REPLY_NOTICES = {
+    "not-your-turn": "It is not your turn.",
+    "wrong-phase": "That is not possible at this point of the game.",
+    "board-input": "Moves are made on the board itself.",
+    "no-offer": "There is no draw offer to answer.",
+}
+
+
+class ContractTranslator:
+    """Feeds one tablet (seat) or one referee display (seat None) from contract payloads."""
+
+    def __init__(self, deliver: Deliver, seat: str | None) -> None:
+        self.deliver = deliver
+        self.seat = seat
+        self.contract_phase: str | None = None
+        self.my_setup: dict[str, str] | None = None
+        self.board_check: dict[str, Any] | None = None
+        self.ply = 0
+
+    def info(self, info: dict[str, Any]) -> None:
+        """The board's retained info: its name and variant."""
+        self.deliver("info", {"variant": info.get("variant"), "board": info.get("board"),
+                              "name": info.get("name") or info.get("board")})
+
+    def pairing(self, reply: dict[str, Any]) -> None:
+        """A pairing reply: a challenge, the granted seat, or a refusal."""
+        status = reply.get("status")
+        if status == "granted":
+            self.seat = reply.get("seat")
+            self.deliver("phase", {"phase": "setup", "seat": self.seat})
+        elif status == "challenge":
+            self.deliver("pairing", {"square": reply.get("square"), "method": reply.get("method")})
+        else:
+            self.deliver("pairing", {"message": reply.get("message", "")})
+
+    def seat_state(self, state: dict[str, Any]) -> None:
+        """The decrypted snapshot of our seat."""
+        self.contract_phase = state.get("phase")
+        setup = state.get("setup")
+        if setup and setup != self.my_setup:
+            self.my_setup = dict(setup)
+            self.deliver("setup_accepted", {"setup": setup})
+        if state.get("view"):
+            self.ply = state["view"].get("ply", 0)
+            self.deliver("view", state["view"])
+        self._phase()
+
+    def public_state(self, state: dict[str, Any]) -> None:
+        """The public snapshot: seats, clocks, draw offer, board check (and the view for displays)."""
+        seats = state.get("seats") or {}
+        self.deliver("connection", {c: "online" if s.get("online") else "offline"
+                                    for c, s in seats.items() if isinstance(s, dict)})
+        self.deliver("setup_status", {"status": {
+            c: "ready" if s.get("setup_ready") else "waiting"
+            for c, s in seats.items() if isinstance(s, dict)}})
+        clocks = state.get("clocks")
+        if clocks:
+            self.deliver("clocks", clocks)
+        offer = state.get("draw_offer")
+        self.deliver("draw_offer", {"from": offer})
+        self.board_check = state.get("board_check")
+        if self.seat is None:
+            self.contract_phase = state.get("phase")
+            if state.get("view"):
+                self.ply = state["view"].get("ply", 0)
+                self.deliver("view", state["view"])
+        self._guidance()
+        self._phase()
+
+    def events(self, message: dict[str, Any]) -> None:
+        """One ruling's events (already redacted for us by the referee)."""
+        for event in message.get("events", ()):
+            if isinstance(event, dict):
+                self.deliver("event", event)
+
+    def reply(self, reply: dict[str, Any]) -> None:
+        """The answer to one of our commands."""
+        if reply.get("ok"):
+            return
+        code = reply.get("code") or ""
+        message = reply.get("message", "")
+        if code == "invalid-setup":
+            self.deliver("setup_status", {"errors": [message]})
+        elif code == "illegal":
+            self.deliver("refusal", {"rule": "movement", "message": message, "move": ""})
+        else:
+            self.deliver("notice", {"text": message, "code": code,
+                                    "known": REPLY_NOTICES.get(code)})
+
+    def connection(self, name: str, online: bool) -> None:
+        """A link came up or went down (the referee, or this app's own broker link)."""
+        self.deliver("connection", {name: "online" if online else "offline"})
+
+    # -- derived ------------------------------------------------------------------------------
+    def _guidance(self) -> None:
+        check = self.board_check or {}
+        mismatch = check and not check.get("matches", True)
+        if self.my_setup is not None:
+            missing = set(check.get("missing", ())) if check else set(self.my_setup)
+            self.deliver("placement", {"sensed": [sq for sq in self.my_setup if sq not in missing]})
+        in_game = self.contract_phase == "playing" and (self.ply > 0 or self.seat is None)
+        if mismatch and in_game:
+            self.deliver("guidance", {"clear": check.get("extra", []), "fill": check.get("missing", [])})
+        else:
+            self.deliver("guidance", {})
+
+    def _phase(self) -> None:
+        phase = self.contract_phase
+        if phase is None:
+            return
+        if self.seat is None:
+            app_phase = {"setup": "setup", "playing": "game", "over": "over"}[phase]
+        elif phase == "setup":
+            app_phase = "placing" if self.my_setup else "setup"
+        elif phase == "playing":
+            check = self.board_check or {}
+            placing = self.ply == 0 and check and not check.get("matches", True)
+            app_phase = "placing" if placing else "game"
+        else:
+            app_phase = "over"
+        self.deliver("phase", {"phase": app_phase})

@@ -1,0 +1,117 @@
+"""The referee display: the public game beside the board. It only ever holds the public view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from companion_app.board import BoardWidget
+from companion_app.screen_game import TRAY_ORDER
+from companion_app.table import TableState
+from companion_app.texts import battle_text, clock_text, color_name, refusal_text, result_text
+from companion_app.widgets import CapturedTray, WrapLabel, orient, paint_background
+
+STATE_WORDS = {"online": "connected", "offline": "not connected", "ok": "connected",
+               "lost": "not connected", "connecting": "connecting..."}
+
+
+class DisplayScreen(Screen):
+    """Whose turn, clocks, the public board, the last battle, refusals, board guidance, links."""
+
+    def __init__(self, root, **kwargs: Any):
+        super().__init__(name="display", **kwargs)
+        self.root_app = root
+        self.layout = BoxLayout(padding=dp(6), spacing=dp(10))
+        self.board = BoardWidget(label_for=root.tr.rank_label)
+        side = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_x=0.4)
+        paint_background(side, (0.16, 0.17, 0.2, 1))
+        self.turn = Label(font_size=sp(34), bold=True, size_hint_y=None, height=dp(56))
+        self.clocks = Label(font_size=sp(30), markup=True, size_hint_y=None, height=dp(48))
+        self.phase = WrapLabel(font_size=sp(18))
+        self.battle = WrapLabel(font_size=sp(19))
+        self.refusal = WrapLabel(font_size=sp(19))
+        self.guidance = WrapLabel(font_size=sp(19))
+        self.trays = {c: CapturedTray() for c in ("red", "blue")}
+        self.links = WrapLabel(font_size=sp(16), markup=True)
+        for w in (self.turn, self.clocks, self.phase, self.battle, self.refusal, self.guidance,
+                  self.trays["red"], self.trays["blue"], BoxLayout(), self.links):
+            side.add_widget(w)
+        self.side = side
+        self.layout.add_widget(self.board)
+        self.layout.add_widget(side)
+        self.add_widget(self.layout)
+        self.bind(size=self._orient)
+
+    def _orient(self, *_: Any) -> None:
+        orient(self.layout, self.side, self.height > self.width, 0.4)
+
+    def refresh(self, state: TableState) -> None:
+        """Redraw from the public state."""
+        tr = self.root_app.tr
+        view = state.view
+        self.board.label_for = tr.rank_label
+        if view is not None:
+            marks: dict[str, str] = {}
+            if state.battle and state.battle.square:
+                marks[state.battle.square] = "battle"
+            if state.guidance:
+                marks.update({sq: "clear" for sq in state.guidance["clear"]})
+                marks.update({sq: "fill" for sq in state.guidance["fill"]})
+            self.board.show_view(view, marks)
+            if view.get("result"):
+                self.turn.text = result_text(tr, view["result"], None).split("\n")[0]
+            else:
+                self.turn.text = tr("{side} to move").format(side=color_name(tr, view.get("to_move")))
+            for color in ("red", "blue"):
+                self.trays[color].show(color, view.get("captured", {}).get(color, []),
+                                       tr.rank_label, TRAY_ORDER)
+        else:
+            self.turn.text = tr("Waiting for the game to start")
+        clocks = [f"{color_name(tr, c)} {clock_text(state.clocks.get(c))}"
+                  for c in ("red", "blue") if state.clocks.get(c) is not None]
+        self.clocks.text = "   ".join(clocks)
+        self.phase.text = self._phase_text(state)
+        self.battle.text = battle_text(tr, state.battle, None) if state.battle else ""
+        self.refusal.text = ("[color=ff8a80]" + refusal_text(tr, state.refusal) + "[/color]"
+                             if state.refusal else "")
+        self.guidance.text = self._guidance_text(state)
+        lines = []
+        names = {"referee": tr("Referee"), "board": tr("Board"), "red": tr("Red tablet"),
+                 "blue": tr("Blue tablet")}
+        for key in ("referee", "board", "red", "blue"):
+            value = state.connection.get(key)
+            if value:
+                word = tr(STATE_WORDS.get(value, value))
+                color = "81c784" if value in ("online", "ok") else "e57373"
+                lines.append(f"[color={color}]•[/color] {names[key]}: {word}")
+        self.links.text = "\n".join(lines)
+
+    def _phase_text(self, state: TableState) -> str:
+        tr = self.root_app.tr
+        if state.phase == "setup" or (state.view is None and state.setup_status):
+            parts = []
+            for color in ("red", "blue"):
+                status = state.setup_status.get(color)
+                word = tr("setup ready") if status == "ready" else tr("arranging the setup")
+                parts.append(f"{color_name(tr, color)}: {word}")
+            return "\n".join(parts)
+        if state.view and state.view.get("result"):
+            return result_text(tr, state.view["result"], None)
+        return ""
+
+    def _guidance_text(self, state: TableState) -> str:
+        tr = self.root_app.tr
+        if not state.guidance:
+            return ""
+        lines = [tr("The board does not match the game:")]
+        if state.guidance["clear"]:
+            lines.append(tr("Take the pieces off: {squares}").format(
+                squares=", ".join(state.guidance["clear"])))
+        if state.guidance["fill"]:
+            lines.append(tr("Put pieces back on: {squares}").format(
+                squares=", ".join(state.guidance["fill"])))
+        return "[color=ffd54f]" + "\n".join(lines) + "[/color]"

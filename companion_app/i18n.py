@@ -1,0 +1,170 @@
+"""Translations (gettext catalogues for German, English, Bulgarian) and rank numbering."""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import io
+import struct
+from dataclasses import dataclass, field
+from pathlib import Path
+
+LOCALE_DIR = Path(__file__).parent / "locale"
+DOMAIN = "arbiter"
+LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "bg": "Български"}
+
+
+def _unquote(text: str) -> str:
+    return ast.literal_eval(text) if text else ""
+
+
+def parse_po(source: str) -> dict[str, str]:
+    """The msgid -> msgstr pairs of a .po file (untranslated and fuzzy entries left out)."""
+    catalog: dict[str, str] = {}
+    msgid: list[str] = []
+    msgstr: list[str] = []
+    current: list[str] | None = None
+    fuzzy = False
+
+    def flush() -> None:
+        key, value = "".join(msgid), "".join(msgstr)
+        if value and not fuzzy:
+            catalog[key] = value
+
+    for raw in source.splitlines():
+        line = raw.strip()
+        if line.startswith("#,") and "fuzzy" in line:
+            fuzzy = True
+        elif line.startswith("msgid "):
+            if current is msgstr:
+                flush()
+                fuzzy = fuzzy and not msgstr
+            msgid, msgstr = [_unquote(line[6:])], []
+            current = msgid
+        elif line.startswith("msgstr "):
+            msgstr = [_unquote(line[7:])]
+            current = msgstr
+        elif line.startswith('"') and current is not None:
+            current.append(_unquote(line))
+        elif not line and current is msgstr:
+            flush()
+            current, fuzzy = None, False
+    if current is msgstr:
+        flush()
+    return catalog
+
+
+def compile_mo(catalog: dict[str, str]) -> bytes:
+    """A GNU .mo file of the catalogue (the format gettext reads), without msgfmt."""
+    keys = sorted(catalog)
+    ids = b"".join(k.encode() + b"\0" for k in keys)
+    strs = b"".join(catalog[k].encode() + b"\0" for k in keys)
+    count = len(keys)
+    key_table = 7 * 4
+    value_table = key_table + count * 8
+    ids_start = value_table + count * 8
+    strs_start = ids_start + len(ids)
+    offsets: list[int] = []
+    pos = 0
+    for k in keys:
+        offsets += [len(k.encode()), ids_start + pos]
+        pos += len(k.encode()) + 1
+    pos = 0
+    for k in keys:
+        offsets += [len(catalog[k].encode()), strs_start + pos]
+        pos += len(catalog[k].encode()) + 1
+    header = struct.pack("<7I", 0x950412DE, 0, count, key_table, value_table, 0, 0)
+    return header + struct.pack(f"<{len(offsets)}I", *offsets) + ids + strs
+
+
+def load_translations(language: str) -> gettext.NullTranslations:
+    """The catalogue of a language: the shipped .mo if it is current, else compiled from the .po."""
+    if language == "en":
+        return gettext.NullTranslations()
+    folder = LOCALE_DIR / language / "LC_MESSAGES"
+    po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+    if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as handle:
+            return gettext.GNUTranslations(handle)
+    if not po.exists():
+        return gettext.NullTranslations()
+    # A fresh install may lack compiled catalogues; compiling in memory needs no write access.
+    data = compile_mo(parse_po(po.read_text(encoding="utf-8")))
+    return gettext.GNUTranslations(io.BytesIO(data))
+
+
+# Piece kinds in the order of strength, with what the old numbering (Marshal = 1) printed on them.
+RANKED_KINDS = ("marshal", "general", "colonel", "major", "captain", "lieutenant", "sergeant",
+                "miner", "scout", "spy")
+NEW_RANK = {"marshal": 10, "general": 9, "colonel": 8, "major": 7, "captain": 6, "lieutenant": 5,
+            "sergeant": 4, "miner": 3, "scout": 2, "spy": 1}
+OLD_RANK = {"marshal": "1", "general": "2", "colonel": "3", "major": "4", "captain": "5",
+            "lieutenant": "6", "sergeant": "7", "miner": "8", "scout": "9", "spy": "S"}
+SYMBOLS = {"bomb": "B", "flag": "F", "mine": "M", "headquarters": "H", "sapper": "Sa"}
+# The running material score of seed 002: Scout 1, Miner 2, and so on up the ranks.
+MATERIAL = {"scout": 1, "miner": 2, "sergeant": 3, "lieutenant": 4, "captain": 5, "major": 6,
+            "colonel": 7, "general": 8, "marshal": 9, "spy": 1, "bomb": 1, "flag": 0}
+
+
+def kind_names(_) -> dict[str, str]:
+    """The display name of every piece kind in the current language."""
+    return {
+        "marshal": _("Marshal"), "general": _("General"), "colonel": _("Colonel"),
+        "major": _("Major"), "captain": _("Captain"), "lieutenant": _("Lieutenant"),
+        "sergeant": _("Sergeant"), "miner": _("Miner"), "scout": _("Scout"), "spy": _("Spy"),
+        "bomb": _("Bomb"), "flag": _("Flag"), "corporal": _("Corporal"),
+        "sapper": _("Sapper"), "mine": _("Mine"), "headquarters": _("Headquarters"),
+    }
+
+
+@dataclass
+class Translator:
+    """One tablet's language and numbering; widgets ask it for every text they show."""
+
+    language: str = "en"
+    numbering: str = "new"  # "new": Marshal 10 ... Spy 1; "old": Marshal 1 ... Scout 9, Spy S
+    rank_overrides: dict[str, int] = field(default_factory=dict)
+    _translations: gettext.NullTranslations = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.set_language(self.language)
+
+    def set_language(self, language: str) -> None:
+        """Switch every later text to another language."""
+        if language not in LANGUAGES:
+            raise ValueError(f"unknown language {language!r}; choose one of {sorted(LANGUAGES)}")
+        self.language = language
+        self._translations = load_translations(language)
+
+    def __call__(self, message: str) -> str:
+        return self._translations.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        """Singular or plural form for a count."""
+        return self._translations.ngettext(singular, plural, count)
+
+    def kind_name(self, kind: str | None) -> str:
+        """A piece kind's name, or a question mark for a hidden one."""
+        if kind is None:
+            return "?"
+        return kind_names(self).get(kind, kind.capitalize())
+
+    def rank_label(self, kind: str | None) -> str:
+        """The short mark printed on a piece: its number in the chosen numbering, or a letter."""
+        if kind is None:
+            return "?"
+        if kind in self.rank_overrides and self.numbering == "new":
+            return str(self.rank_overrides[kind])
+        if kind in NEW_RANK:
+            return OLD_RANK[kind] if self.numbering == "old" else str(NEW_RANK[kind])
+        return SYMBOLS.get(kind, kind[:2].capitalize())
+
+
+def material(kinds: list[str | None]) -> int:
+    """The material value of captured pieces (unknown kinds count nothing)."""
+    return sum(MATERIAL.get(kind, 0) for kind in kinds if kind)
+
+
+def N_(message: str) -> str:
+    """Mark a text for translation where it is defined; it is translated where it is shown."""
+    return message

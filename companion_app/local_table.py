@@ -1,0 +1,169 @@
+"""An in-process table: the engine behind the same contract payloads the referee publishes.
+
+For tests, the benchmark and trying the app without a network: tablets get `LocalLink`s that
+speak to one `LocalTable`; moves come from `LocalTable.play` (standing in for the physical
+board). Payload shapes follow firmware_bridge.contract, so the app's adapter is exercised too.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from companion_app.contract_adapter import ContractTranslator
+from companion_app.link import Link
+from engine import Color, Game, IllegalMove, Move, Square, get_variant, validate_setup
+
+
+class LocalTable:
+    """One board's referee in miniature: setups, moves, draw offers, resignations."""
+
+    def __init__(self, variant: str = "classic", board: str = "local") -> None:
+        self.variant = get_variant(variant)
+        self.board = board
+        self.game_id = uuid.uuid4().hex[:12]
+        self.setups: dict[str, dict[str, str]] = {}
+        self.game: Game | None = None
+        self.seq = 0
+        self.draw_offer: str | None = None
+        self.links: list[LocalLink] = []
+        self.board_matches = True
+        self.clocks: dict[str, Any] | None = None
+
+    # -- as the referee -----------------------------------------------------------------------
+    def attach(self, link: LocalLink) -> None:
+        """A tablet or display joined: send it every snapshot."""
+        self.links.append(link)
+        link.adapter.info({"board": self.board, "variant": self.variant.name, "name": self.board})
+        if link.seat:
+            link.adapter.pairing({"status": "granted", "seat": link.seat})
+        self.publish()
+
+    def command(self, seat: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Apply one seat's command; the reply follows the contract."""
+        if name == "setup":
+            return self._setup(seat, args.get("setup", {}))
+        if self.game is None or self.game.result is not None:
+            return {"ok": False, "code": "wrong-phase", "message": "no game is running"}
+        if name == "resign":
+            self._rule(self.game.resign(Color(seat)))
+        elif name == "offer_draw":
+            self.draw_offer = seat
+            self.publish()
+        elif name in ("accept_draw", "decline_draw"):
+            if self.draw_offer in (None, seat):
+                return {"ok": False, "code": "no-offer", "message": "there is no draw offer"}
+            self.draw_offer = None
+            if name == "accept_draw":
+                self._rule(self.game.agree_draw())
+            else:
+                self.publish()
+        elif name == "move":
+            return self.play(args.get("move", ""), seat)
+        else:
+            return {"ok": False, "code": "malformed", "message": f"unknown command {name}"}
+        return {"ok": True}
+
+    def play(self, text: str, seat: str | None = None) -> dict[str, Any]:
+        """A move made on the board; a refused move is reported to its player and changes nothing."""
+        if self.game is None:
+            return {"ok": False, "code": "wrong-phase", "message": "the game has not started"}
+        move = Move.parse(text)
+        piece = self.game.piece_at(move.origin)
+        color = seat or (piece.color.value if piece else self.game.to_move.value)
+        try:
+            events = self.game.push(move)
+        except IllegalMove as error:
+            refusal = {"type": "refusal", "color": color, "move": text,
+                       "rule": error.refusal.rule, "message": error.refusal.message,
+                       "ply": self.game.ply}
+            self.seq += 1
+            for link in self.links:
+                link.adapter.events({"events": [refusal]})
+            return {"ok": False, "code": "illegal", "message": error.refusal.message}
+        self.draw_offer = None
+        self._rule(events)
+        return {"ok": True}
+
+    def _setup(self, seat: str, setup: dict[str, str]) -> dict[str, Any]:
+        squares = {Square.parse(sq): kind for sq, kind in setup.items()}
+        errors = validate_setup(self.variant, Color(seat), squares)
+        if errors:
+            return {"ok": False, "code": "invalid-setup", "message": "; ".join(errors)}
+        self.setups[seat] = dict(setup)
+        if len(self.setups) == 2 and self.game is None:
+            red = {Square.parse(s): k for s, k in self.setups["red"].items()}
+            blue = {Square.parse(s): k for s, k in self.setups["blue"].items()}
+            self.game = Game.from_setup(self.variant, red, blue, volcanoes=())
+        self.publish()
+        return {"ok": True}
+
+    def _rule(self, events: list[Any]) -> None:
+        self.seq += 1
+        self.publish()
+
+    def publish(self) -> None:
+        """Send every link its snapshot (the referee's retained messages)."""
+        for link in list(self.links):
+            link.adapter.public_state(self.public_state())
+            if link.seat:
+                link.adapter.seat_state(self.seat_state(link.seat))
+
+    def phase(self) -> str:
+        """The contract's phase."""
+        if self.game is None:
+            return "setup"
+        return "over" if self.game.result is not None else "playing"
+
+    def public_state(self) -> dict[str, Any]:
+        """The public snapshot, as the contract's ``state`` payload."""
+        seats = {c: {"paired": True, "online": any(link.seat == c for link in self.links),
+                     "setup_ready": c in self.setups} for c in ("red", "blue")}
+        view = self.game.view(None).to_dict() if self.game else None
+        check = {"matches": self.board_matches, "missing": [], "extra": []}
+        return {"v": 1, "board": self.board, "game": self.game_id, "seq": self.seq,
+                "phase": self.phase(), "view": view, "seats": seats, "clocks": self.clocks,
+                "draw_offer": self.draw_offer, "board_check": check}
+
+    def seat_state(self, seat: str) -> dict[str, Any]:
+        """One seat's private snapshot, as the contract's ``seat_state`` payload."""
+        view = self.game.view(Color(seat)).to_dict() if self.game else None
+        return {"v": 1, "seat": seat, "game": self.game_id, "seq": self.seq, "phase": self.phase(),
+                "view": view, "setup": self.setups.get(seat)}
+
+
+class LocalLink(Link):
+    """A tablet's (or display's) link to a LocalTable in the same process."""
+
+    def __init__(self, table: LocalTable, seat: str | None) -> None:
+        super().__init__()
+        self.table = table
+        self.seat = seat
+        self.adapter = ContractTranslator(self.deliver, seat)
+        self.replies: list[dict[str, Any]] = []
+
+    def open(self, deliver) -> None:
+        """Join the table."""
+        super().open(deliver)
+        self.table.attach(self)
+
+    def send(self, command: str, payload: dict[str, Any] | None = None) -> None:
+        """App commands map onto the contract's command types."""
+        if self.seat is None:
+            return
+        name = {"draw_offer": "offer_draw"}.get(command, command)
+        if command == "draw_answer":
+            name = "accept_draw" if (payload or {}).get("accept") else "decline_draw"
+        if command == "takeback_request":
+            reply = {"ok": False, "code": "refused",
+                     "message": "this referee does not support takebacks"}
+        else:
+            reply = self.table.command(self.seat, name, dict(payload or {}))
+        self.replies.append(reply)
+        self.adapter.reply(reply)
+
+    def close(self) -> None:
+        """Leave the table."""
+        if self in self.table.links:
+            self.table.links.remove(self)
+        super().close()

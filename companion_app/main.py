@@ -1,0 +1,59 @@
+"""`arbiter tablet`: the companion app as a player's tablet or as the referee display."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from companion_app import kivy_env
+from companion_app.i18n import LANGUAGES
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The command line of `arbiter tablet`."""
+    parser = argparse.ArgumentParser(prog="arbiter tablet", description=__doc__)
+    parser.add_argument("--board", default="", help="board address, e.g. mqtt://192.168.1.20:1883/kitchen")
+    parser.add_argument("--seat", choices=("red", "blue", "display"),
+                        help="connect at once and take this seat (display: the referee display)")
+    parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en")
+    parser.add_argument("--numbering", choices=("new", "old"), default="new",
+                        help="new: Marshal 10 ... Spy 1; old: Marshal 1 ... Scout 9")
+    parser.add_argument("--size", default="1280x800", help="window size WIDTHxHEIGHT")
+    parser.add_argument("--credentials", default=None,
+                        help="file keeping this tablet's pairing (default: in the app's folder)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Start the app window."""
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if not kivy_env.has_display():
+        print("arbiter tablet: no display here (DISPLAY is not set); the app needs a screen.",
+              file=sys.stderr)
+        return 2
+    width, height = (int(v) for v in args.size.lower().split("x"))
+    kivy_env.prepare(width, height)
+    from kivy.app import App
+
+    from companion_app.app_root import TabletRoot
+    from companion_app.i18n import Translator
+    from companion_app.network import network_link_factory
+
+    tr = Translator(args.lang, args.numbering)
+    factory = network_link_factory(args.credentials)
+
+    class TabletApp(App):
+        title = "Arbiter"
+
+        def build(self):
+            root = TabletRoot(factory, tr=tr, default_address=args.board)
+            if args.seat and args.board:
+                root.connect(args.board, None if args.seat == "display" else args.seat)
+            return root
+
+        def on_stop(self):
+            if self.root is not None:
+                self.root.disconnect()
+
+    TabletApp().run()
+    return 0

@@ -1,0 +1,179 @@
+"""The network adapter: firmware_bridge.client's SeatClient/DisplayClient behind the app's Link.
+
+paho calls back on its own thread; every callback here only hands its payload to Kivy's
+clock (`to_ui_thread`), and the contract translation runs on the UI thread.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+from urllib.parse import urlsplit
+
+from companion_app.contract_adapter import ContractTranslator
+from companion_app.link import Link, to_ui_thread
+from companion_app.setup_model import app_home
+
+
+def split_address(address: str) -> tuple[str, str]:
+    """"mqtt://host:1883/kitchen" -> ("mqtt://host:1883", "kitchen"); the board defaults to "board1"."""
+    address = address.strip()
+    if "://" not in address:
+        address = "mqtt://" + address
+    parts = urlsplit(address)
+    board = parts.path.strip("/") or "board1"
+    return f"{parts.scheme}://{parts.netloc}", board
+
+
+class _NetworkLink(Link):
+    """What seat and display links share: the UI-thread handoff and the connection light."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__()
+        self.broker, self.board = split_address(address)
+        self.client: Any = None
+        self.adapter: ContractTranslator | None = None
+        self._poll = None
+        self._ui: Any = None
+        self._was_connected: bool | None = None
+
+    def _to_ui(self, method: str):
+        """A callback for the network thread that runs adapter.<method>(payload) on the UI thread."""
+        assert self._ui is not None
+        ui = self._ui
+        return lambda payload: ui(method, payload)
+
+    def _run(self, method: str, payload: dict[str, Any]) -> None:
+        if self.adapter is not None and self._deliver is not None:
+            getattr(self.adapter, method)(payload)
+
+    def _start_polling(self) -> None:
+        from kivy.clock import Clock
+
+        self._poll = Clock.schedule_interval(self._check_connection, 0.5)
+
+    def _check_connection(self, _dt: float) -> None:
+        connected = self.client.link.connected.is_set()
+        if connected != self._was_connected and self.adapter is not None:
+            self._was_connected = connected
+            self.adapter.connection("referee", connected)
+
+    def close(self) -> None:
+        """Stop the client and the polling."""
+        if self._poll is not None:
+            self._poll.cancel()
+        if self.client is not None:
+            self.client.stop()
+        super().close()
+
+
+class SeatLink(_NetworkLink):
+    """A player's tablet over MQTT."""
+
+    def __init__(self, address: str, seat: str, credentials_path: str | None = None) -> None:
+        super().__init__(address)
+        self.seat = seat
+        self.credentials_path = credentials_path
+
+    def open(self, deliver) -> None:
+        """Connect, pair (unless this tablet already holds the seat) and start delivering."""
+        from firmware_bridge.client import SeatClient
+
+        super().open(deliver)
+        self.adapter = ContractTranslator(deliver, self.seat)
+        self._ui = to_ui_thread(self._run)
+        path = self.credentials_path or str(app_home() / f"seat-{self.board}-{self.seat}.json")
+        client = SeatClient(self.broker, self.board, credentials_path=path, name=self.seat)
+        client.on_pairing = self._to_ui("pairing")
+        client.on_state = self._to_ui("seat_state")
+        client.on_events = self._to_ui("events")
+        client.on_reply = self._to_ui("reply")
+        client.on_public_state = self._to_ui("public_state")
+        client.link.subscribe(client.topics.info, self._info_handler(client))
+        self.client = client
+        client.start(wait=None)
+        if client.paired and client.seat == self.seat:
+            self.adapter.pairing({"status": "granted", "seat": self.seat})
+        else:
+            client.pair(self.seat)
+        self._start_polling()
+
+    def _info_handler(self, client):
+        # SeatClient keeps its own info handler for the key; this one only forwards the variant.
+        original = client._on_info
+
+        def both(topic: str, raw: bytes) -> None:
+            original(topic, raw)
+            from firmware_bridge import contract
+
+            with contextlib.suppress(contract.ContractError):
+                self._ui("info", contract.decode("info", raw))
+
+        return both
+
+    def send(self, command: str, payload: dict[str, Any] | None = None) -> None:
+        """Send an app command as the contract's command."""
+        payload = payload or {}
+        client = self.client
+        if client is None:
+            return
+        if command == "pair" and payload.get("code"):
+            client.send_code(payload["code"])
+        elif command == "setup":
+            client.setup(payload["setup"])
+        elif command == "draw_offer":
+            client.offer_draw()
+        elif command == "draw_answer":
+            (client.accept_draw if payload.get("accept") else client.decline_draw)()
+        elif command == "resign":
+            client.resign()
+        elif command == "move":
+            client.move(payload["move"])
+        elif command == "resync":
+            client.hello("manual")
+        elif command in ("takeback_request", "takeback_answer") and self.adapter is not None:
+            self.adapter.reply({"ok": False, "code": "unsupported",
+                                "message": "This referee does not take moves back yet."})
+
+
+class DisplayLink(_NetworkLink):
+    """The public referee display over MQTT."""
+
+    def open(self, deliver) -> None:
+        """Connect and start delivering the public state and events."""
+        from firmware_bridge.client import DisplayClient
+
+        super().open(deliver)
+        self.adapter = ContractTranslator(deliver, None)
+        self._ui = to_ui_thread(self._run)
+        client = DisplayClient(self.broker, self.board)
+        client.on_state = self._to_ui("public_state")
+        client.on_events = self._to_ui("events")
+        self.client = client
+        client.start(wait=None)
+        self._start_polling()
+
+    def _check_connection(self, _dt: float) -> None:
+        online = self.client.link.connected.is_set() and self.client.referee_online
+        if online != self._was_connected and self.adapter is not None:
+            self._was_connected = online
+            self.adapter.connection("referee", online)
+        if self.client.info and self.adapter is not None and not getattr(self, "_info_sent", False):
+            self._info_sent = True
+            self.adapter.info(self.client.info)
+
+    def send(self, command: str, payload: dict[str, Any] | None = None) -> None:
+        """The display sends nothing but resync requests."""
+        if command == "resync" and self.client is not None:
+            self.client.hello("manual")
+
+
+def network_link_factory(credentials_path: str | None = None):
+    """A link factory for TabletRoot: seat None makes a referee display."""
+
+    def make(address: str, seat: str | None) -> Link:
+        if seat is None:
+            return DisplayLink(address)
+        return SeatLink(address, seat, credentials_path)
+
+    return make

@@ -1,0 +1,121 @@
+"""Finding the board (zeroconf or a typed address), choosing a seat, and pairing at the board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+from kivy.uix.textinput import TextInput
+from kivy.uix.widget import Widget
+
+from companion_app.table import TableState
+from companion_app.widgets import BigButton, WrapLabel
+
+
+class ConnectScreen(Screen):
+    """Boards found on the network, an address field, and the seat to take."""
+
+    def __init__(self, root, **kwargs: Any):
+        super().__init__(name="connect", **kwargs)
+        self.root_app = root
+        box = BoxLayout(orientation="vertical", padding=dp(24), spacing=dp(12))
+        self.title = Label(font_size=sp(30), bold=True, size_hint_y=None, height=dp(56))
+        self.found_label = WrapLabel(font_size=sp(18))
+        self.found_box = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
+        self.found_box.bind(minimum_height=self.found_box.setter("height"))
+        self.address_label = WrapLabel(font_size=sp(18))
+        self.address = TextInput(multiline=False, font_size=sp(22), size_hint_y=None,
+                                 height=dp(56), text=root.default_address)
+        seats = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(10))
+        self.seat_buttons = {}
+        for seat, role in (("red", "danger"), ("blue", "normal"), ("display", "normal")):
+            button = BigButton(role=role, height=dp(64))
+            if seat == "blue":
+                button.background_color = (0.16, 0.33, 0.75, 1)
+            button.bind(on_release=lambda _b, s=seat: self.choose(s))
+            self.seat_buttons[seat] = button
+            seats.add_widget(button)
+        self.error = WrapLabel(font_size=sp(17), color=(1, 0.55, 0.5, 1))
+        for w in (self.title, self.found_label, self.found_box, self.address_label, self.address,
+                  seats, self.error, Widget()):
+            box.add_widget(w)
+        self.add_widget(box)
+        self.found: dict[str, str] = {}
+
+    def add_found(self, name: str, address: str) -> None:
+        """A board announced itself on the network (called on the UI thread)."""
+        if name in self.found:
+            return
+        self.found[name] = address
+        button = BigButton(text=f"{name}  ({address})")
+        button.bind(on_release=lambda *_: setattr(self.address, "text", address))
+        self.found_box.add_widget(button)
+        self.refresh(self.root_app.state)
+
+    def choose(self, seat: str) -> None:
+        """Connect to the typed board and ask for a seat (or watch as the referee display)."""
+        address = self.address.text.strip()
+        if not address:
+            self.error.text = self.root_app.tr("Type the board's address first.")
+            return
+        try:
+            self.root_app.connect(address, None if seat == "display" else seat)
+        except (OSError, ValueError) as exc:
+            self.error.text = self.root_app.tr("Cannot connect: {reason}").format(reason=exc)
+
+    def refresh(self, state: TableState) -> None:
+        """Texts in the current language."""
+        tr = self.root_app.tr
+        self.title.text = tr("Find your board")
+        self.found_label.text = (tr("Boards on this network:") if self.found
+                                 else tr("Looking for boards on this network..."))
+        self.address_label.text = tr("Or type the board's address:")
+        self.address.hint_text = "mqtt://192.168.1.20:1883/kitchen"
+        self.seat_buttons["red"].text = tr("Play Red")
+        self.seat_buttons["blue"].text = tr("Play Blue")
+        self.seat_buttons["display"].text = tr("Referee display")
+
+
+class PairingScreen(Screen):
+    """Proving you sit at the board: put a piece on the named square, or type the code."""
+
+    def __init__(self, root, **kwargs: Any):
+        super().__init__(name="pairing", **kwargs)
+        self.root_app = root
+        box = BoxLayout(orientation="vertical", padding=dp(24), spacing=dp(14))
+        self.title = Label(font_size=sp(28), bold=True, size_hint_y=None, height=dp(50))
+        self.instruction = WrapLabel(font_size=sp(22), halign="center")
+        self.square = Label(font_size=sp(80), bold=True, size_hint_y=None, height=dp(120))
+        self.code_label = WrapLabel(font_size=sp(17), halign="center")
+        self.code = TextInput(multiline=False, font_size=sp(28), size_hint_y=None, height=dp(60),
+                              input_filter="int")
+        self.send_code = BigButton(role="primary")
+        self.send_code.bind(on_release=lambda *_: self.root_app.command(
+            "pair", {"code": self.code.text.strip()}))
+        self.cancel = BigButton()
+        self.cancel.bind(on_release=lambda *_: self.root_app.disconnect())
+        self.message = WrapLabel(font_size=sp(17), halign="center")
+        for w in (self.title, self.instruction, self.square, self.code_label, self.code,
+                  self.send_code, self.message, Widget(), self.cancel):
+            box.add_widget(w)
+        self.add_widget(box)
+
+    def refresh(self, state: TableState) -> None:
+        """Show the challenge the referee chose."""
+        tr = self.root_app.tr
+        pairing = state.pairing or {}
+        self.title.text = tr("Take your seat")
+        square = pairing.get("square")
+        if square:
+            self.instruction.text = tr("Put any piece on this square of the board:")
+            self.square.text = square
+        else:
+            self.instruction.text = tr("Waiting for the referee...")
+            self.square.text = ""
+        self.code_label.text = tr("No board attached? Type the code the referee display shows:")
+        self.send_code.text = tr("Send code")
+        self.cancel.text = tr("Back")
+        self.message.text = str(pairing.get("message", ""))

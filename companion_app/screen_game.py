@@ -1,0 +1,217 @@
+"""The game screen: the board from your side, what happened, clocks, trays, draw/resign/takeback."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+
+from companion_app.board import BoardWidget
+from companion_app.i18n import RANKED_KINDS, material
+from companion_app.table import TableState
+from companion_app.texts import battle_text, clock_text, color_name, refusal_text, warning_text
+from companion_app.widgets import BigButton, CapturedTray, WrapLabel, orient, paint_background
+
+TRAY_ORDER = list(RANKED_KINDS) + ["bomb", "flag"]
+
+
+class GameScreen(Screen):
+    """The running game for one seat (or, with seat None, the public referee display)."""
+
+    def __init__(self, root, **kwargs: Any):
+        super().__init__(name="game", **kwargs)
+        self.root_app = root
+        tr = root.tr
+        self.layout = BoxLayout(orientation="horizontal", padding=dp(6), spacing=dp(8))
+        self.board = BoardWidget(label_for=tr.rank_label)
+        self.side = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.42)
+        paint_background(self.side, (0.16, 0.17, 0.2, 1))
+
+        self.turn_label = Label(font_size=sp(26), bold=True, size_hint_y=None, height=dp(44))
+        clocks = BoxLayout(size_hint_y=None, height=dp(40))
+        self.clock_labels = {c: Label(font_size=sp(22), markup=True) for c in ("red", "blue")}
+        clocks.add_widget(self.clock_labels["red"])
+        clocks.add_widget(self.clock_labels["blue"])
+        self.game_clock = Label(font_size=sp(15), size_hint_y=None, height=dp(22))
+
+        self.message = WrapLabel(font_size=sp(17))
+        self.message_scroll = ScrollView(do_scroll_x=False)
+        self.clock_row = clocks
+        self.message_scroll.add_widget(self.message)
+
+        self.offer_row = BoxLayout(size_hint_y=None, height=0, spacing=dp(6), opacity=0)
+        self.offer_label = WrapLabel(font_size=sp(16))
+        self.accept_button = BigButton(role="primary")
+        self.decline_button = BigButton(role="danger")
+        self.accept_button.bind(on_release=lambda *_: self._answer(True))
+        self.decline_button.bind(on_release=lambda *_: self._answer(False))
+        self.offer_row.add_widget(self.accept_button)
+        self.offer_row.add_widget(self.decline_button)
+
+        self.trays = {c: CapturedTray() for c in ("red", "blue")}
+        self.tray_labels = {c: Label(font_size=sp(14), size_hint_y=None, height=dp(20),
+                                     halign="left") for c in ("red", "blue")}
+        for lab in self.tray_labels.values():
+            lab.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
+        self.score_label = Label(font_size=sp(16), size_hint_y=None, height=dp(24), markup=True)
+
+        buttons = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
+        self.draw_button = BigButton()
+        self.takeback_button = BigButton()
+        self.resign_button = BigButton(role="danger")
+        self.draw_button.bind(on_release=lambda *_: root.command("draw_offer"))
+        self.takeback_button.bind(on_release=lambda *_: root.command("takeback_request"))
+        self.resign_button.bind(on_release=lambda *_: self._confirm_resign())
+        for b in (self.draw_button, self.takeback_button, self.resign_button):
+            buttons.add_widget(b)
+        self.buttons = buttons
+
+        for w in (self.turn_label, clocks, self.game_clock, self.message_scroll, self.offer_label,
+                  self.offer_row, self.tray_labels["red"], self.trays["red"],
+                  self.tray_labels["blue"], self.trays["blue"], self.score_label, buttons):
+            self.side.add_widget(w)
+        self.layout.add_widget(self.board)
+        self.layout.add_widget(self.side)
+        self.add_widget(self.layout)
+        self.bind(size=self._orient)
+        self._resign_armed = False
+        self._last_view_id: Any = None
+
+    def _orient(self, *_: Any) -> None:
+        orient(self.layout, self.side, self.height > self.width, 0.42)
+
+    # -- commands -----------------------------------------------------------------------------
+    def _confirm_resign(self) -> None:
+        # Two taps, so a stray finger never ends a game.
+        if self._resign_armed:
+            self._resign_armed = False
+            self.root_app.command("resign")
+        else:
+            self._resign_armed = True
+        self.refresh(self.root_app.state)
+
+    def _answer(self, accept: bool) -> None:
+        state = self.root_app.state
+        if state.draw_offer_from and state.draw_offer_from != state.seat:
+            self.root_app.command("draw_answer", {"accept": accept})
+        elif state.takeback_from and state.takeback_from != state.seat:
+            self.root_app.command("takeback_answer", {"accept": accept})
+
+    # -- drawing ------------------------------------------------------------------------------
+    def refresh(self, state: TableState) -> None:
+        """Bring every widget up to date with the table state."""
+        tr = self.root_app.tr
+        view = state.view
+        if view is None:
+            return
+        seat = state.seat
+        self.board.label_for = tr.rank_label
+        self.board.flipped = seat == "blue"
+        highlights: dict[str, str] = {}
+        if state.battle and state.battle.square:
+            highlights[state.battle.square] = "battle"
+        if state.guidance:
+            highlights.update({sq: "clear" for sq in state.guidance["clear"]})
+            highlights.update({sq: "fill" for sq in state.guidance["fill"]})
+        view_id = (id(view), tuple(sorted(highlights.items())), tr.language, tr.numbering)
+        if view_id != self._last_view_id:
+            self._last_view_id = view_id
+            self.board.show_view(view, highlights)
+
+        to_move = view.get("to_move")
+        if view.get("result"):
+            self.turn_label.text = tr("Game over")
+        elif seat is not None and to_move == seat:
+            self.turn_label.text = tr("Your turn")
+        else:
+            self.turn_label.text = tr("{side} to move").format(side=color_name(tr, to_move))
+        self.turn_label.color = (1, 0.55, 0.5, 1) if to_move == "red" else (0.6, 0.75, 1, 1)
+
+        for color, label in self.clock_labels.items():
+            text = clock_text(state.clocks.get(color))
+            name = color_name(tr, color)
+            running = state.running_clock == color
+            label.text = f"[b]{name} {text}[/b]" if running else f"{name} {text}"
+        has_clocks = any(state.clocks.get(c) is not None for c in ("red", "blue"))
+        self.clock_row.opacity = 1 if has_clocks else 0
+        self.clock_row.height = dp(40) if has_clocks else 0
+        game = state.clocks.get("game")
+        self.game_clock.text = tr("Game time left: {time}").format(time=clock_text(game)) if game else ""
+
+        self.message.text = self._message_text(state)
+        self._refresh_offer(state)
+        self._refresh_trays(state, view)
+        self.draw_button.text = tr("Offer draw")
+        self.takeback_button.text = tr("Ask takeback")
+        self.resign_button.text = tr("Really resign?") if self._resign_armed else tr("Resign")
+        self.buttons.opacity = 1 if seat else 0
+        self.buttons.disabled = not seat or bool(view.get("result"))
+
+    def _message_text(self, state: TableState) -> str:
+        tr = self.root_app.tr
+        parts: list[str] = []
+        if state.refusal:
+            parts.append("[color=ff8a80]" + refusal_text(tr, state.refusal) + "[/color]")
+        if state.battle:
+            parts.append(battle_text(tr, state.battle, state.seat))
+        if state.guidance:
+            if state.guidance["clear"]:
+                parts.append(tr("Take the pieces off: {squares}").format(
+                    squares=", ".join(state.guidance["clear"])))
+            if state.guidance["fill"]:
+                parts.append(tr("Put pieces back on: {squares}").format(
+                    squares=", ".join(state.guidance["fill"])))
+        for warning in state.warnings:
+            parts.append("[color=ffd54f]" + warning_text(tr, warning) + "[/color]")
+        if state.notice:
+            parts.append(state.notice)
+        if not parts and state.view and state.view.get("last_move"):
+            parts.append(tr("Last move: {move}").format(move=state.view["last_move"]))
+        return "\n\n".join(parts)
+
+    def _refresh_offer(self, state: TableState) -> None:
+        tr = self.root_app.tr
+        text = ""
+        incoming = False
+        if state.draw_offer_from:
+            if state.draw_offer_from == state.seat:
+                text = tr("You offered a draw. Waiting for the answer.")
+            else:
+                text = tr("{side} offers a draw.").format(side=color_name(tr, state.draw_offer_from))
+                incoming = state.seat is not None
+        elif state.takeback_from:
+            if state.takeback_from == state.seat:
+                text = tr("You asked to take back the last move. Waiting for the answer.")
+            else:
+                text = tr("{side} asks to take back the last move.").format(
+                    side=color_name(tr, state.takeback_from))
+                incoming = state.seat is not None
+        self.offer_label.text = text
+        self.offer_row.opacity = 1 if incoming else 0
+        self.offer_row.height = dp(56) if incoming else 0
+        self.offer_row.disabled = not incoming
+        self.accept_button.text = tr("Accept")
+        self.decline_button.text = tr("Decline")
+
+    def _refresh_trays(self, state: TableState, view: dict[str, Any]) -> None:
+        tr = self.root_app.tr
+        captured = view.get("captured", {})
+        for color in ("red", "blue"):
+            kinds = captured.get(color, [])
+            self.tray_labels[color].text = tr("{side} lost: {count}").format(
+                side=color_name(tr, color), count=len(kinds))
+            self.trays[color].show(color, kinds, tr.rank_label, TRAY_ORDER)
+        # Material each side has won: the value of the opponent's captured pieces.
+        red_points = material(captured.get("blue", []))
+        blue_points = material(captured.get("red", []))
+        lead = red_points - blue_points
+        if lead == 0:
+            self.score_label.text = tr("Material: even")
+        else:
+            side = "red" if lead > 0 else "blue"
+            self.score_label.text = tr("Material: {side} +{points}").format(
+                side=color_name(tr, side), points=abs(lead))

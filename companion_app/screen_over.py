@@ -1,0 +1,104 @@
+"""The end of the game: every rank revealed, the reason, a move-by-move replay, record export."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from companion_app.board import BoardWidget
+from companion_app.replay import Replay
+from companion_app.setup_model import app_home
+from companion_app.table import TableState
+from companion_app.texts import result_text
+from companion_app.widgets import BigButton, WrapLabel, orient, paint_background
+
+
+class OverScreen(Screen):
+    """Game over: the revealed board, why it ended, replay and export."""
+
+    def __init__(self, root, **kwargs: Any):
+        super().__init__(name="over", **kwargs)
+        self.root_app = root
+        self.replay: Replay | None = None
+        self._replay_revision = -1
+        self.index = 0
+        self.layout = BoxLayout(padding=dp(6), spacing=dp(8))
+        self.board = BoardWidget(label_for=root.tr.rank_label)
+        side = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_x=0.42)
+        paint_background(side, (0.16, 0.17, 0.2, 1))
+        self.result = WrapLabel(font_size=sp(26), halign="center", bold=True)
+        self.move_label = Label(font_size=sp(20), size_hint_y=None, height=dp(36))
+        controls = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(6))
+        for text, step in (("|<", -10**6), ("<", -1), (">", 1), (">|", 10**6)):
+            button = BigButton(text=text, height=dp(64), font_size=sp(24))
+            button.bind(on_release=lambda _b, s=step: self.step(s))
+            controls.add_widget(button)
+        self.export_button = BigButton(role="primary")
+        self.export_button.bind(on_release=lambda *_: self.export())
+        self.export_label = WrapLabel(font_size=sp(14))
+        for w in (self.result, self.move_label, controls, Widget(), self.export_button,
+                  self.export_label):
+            side.add_widget(w)
+        self.side = side
+        self.layout.add_widget(self.board)
+        self.layout.add_widget(side)
+        self.add_widget(self.layout)
+        self.bind(size=self._orient)
+
+    def _orient(self, *_: Any) -> None:
+        orient(self.layout, self.side, self.height > self.width, 0.42)
+
+    def step(self, delta: int) -> None:
+        """Move the replay forwards or backwards."""
+        if self.replay is None:
+            return
+        self.index = max(0, min(len(self.replay.positions) - 1, self.index + delta))
+        self.refresh(self.root_app.state)
+
+    def export(self) -> str | None:
+        """Write the game record as JSON into the app's records folder; returns the path."""
+        tr = self.root_app.tr
+        record = self.replay.record() if self.replay else None
+        if not record:
+            self.export_label.text = tr("This tablet missed part of the game; the record is incomplete.")
+            return None
+        folder = app_home() / "records"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / time.strftime("game-%Y%m%d-%H%M%S.json")
+        path.write_text(json.dumps(record, indent=1), encoding="utf-8")
+        self.export_label.text = tr("Saved: {path}").format(path=path)
+        return str(path)
+
+    def refresh(self, state: TableState) -> None:
+        """Show the revealed position at the replay index, and the result."""
+        tr = self.root_app.tr
+        view = state.view or {}
+        if state.history and (self.replay is None or self._replay_revision != len(state.history)):
+            try:
+                self.replay = Replay(state.history, state.kinds_by_id)
+                self.index = len(self.replay.positions) - 1
+                self._replay_revision = len(state.history)
+            except (ValueError, KeyError, TypeError):
+                self.replay = None
+        self.board.label_for = tr.rank_label
+        self.board.flipped = state.seat == "blue"
+        if self.replay is not None:
+            position, last = self.replay.positions[self.index], self.replay.last_move(self.index)
+            pieces = [{"square": sq, "color": c, "kind": k} for sq, (c, k) in position.items()]
+            marks = {sq: "last" for sq in last.split("-")} if last else {}
+            self.board.show(width=self.replay.width, height=self.replay.height,
+                            blocked=self.replay.blocked, pieces=pieces, highlights=marks)
+            self.move_label.text = tr("Move {n} of {total}").format(
+                n=self.index, total=len(self.replay.positions) - 1)
+        elif view:
+            self.board.show_view(view)
+        result = view.get("result") or {}
+        self.result.text = result_text(tr, result, state.seat) if result else tr("Game over")
+        self.export_button.text = tr("Export game record")

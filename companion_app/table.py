@@ -1,0 +1,223 @@
+"""What one tablet (or the referee display) knows about its table, updated from link messages.
+
+Pure Python, no Kivy: the network adapter hands messages to `TableState.apply` on the UI thread
+and the screens draw from the state. Message kinds are the app's own, not the MQTT contract's;
+the adapter translates (see link.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+PHASES = ("connect", "pairing", "setup", "placing", "game", "over")
+
+
+@dataclass
+class Battle:
+    """One battle as this viewer saw it."""
+
+    attacker_color: str
+    attacker_kind: str | None
+    defender_color: str
+    defender_kind: str | None
+    outcome: str  # "attacker" | "defender" | "both"
+    square: str
+    origin: str
+    removed: list[str] = field(default_factory=list)  # squares whose pieces go off the board
+
+    def winner_color(self) -> str | None:
+        """The color of the side that won, None when both left the board."""
+        if self.outcome == "attacker":
+            return self.attacker_color
+        if self.outcome == "defender":
+            return self.defender_color
+        return None
+
+
+@dataclass
+class TwoSquareRun:
+    """A piece shuffling between two squares, counted from the views (for the early warning)."""
+
+    piece_square: str
+    squares: frozenset[str]
+    count: int
+
+
+@dataclass
+class TableState:
+    """Everything a screen needs to draw; changed only by `apply`."""
+
+    seat: str | None = None  # "red", "blue", or None for the public referee display
+    board_name: str = ""
+    phase: str = "connect"
+    view: dict[str, Any] | None = None
+    clocks: dict[str, float | None] = field(default_factory=dict)
+    running_clock: str | None = None
+    connection: dict[str, str] = field(default_factory=dict)  # "referee"/"board"/"red"/"blue"
+    pairing: dict[str, Any] | None = None
+    setup_status: dict[str, str] = field(default_factory=dict)
+    setup_errors: list[str] = field(default_factory=list)
+    my_setup: dict[str, str] = field(default_factory=dict)
+    sensed: frozenset[str] = frozenset()
+    battle: Battle | None = None
+    refusal: dict[str, Any] | None = None
+    guidance: dict[str, list[str]] | None = None
+    warnings: list[tuple[str, str, str]] = field(default_factory=list)
+    draw_offer_from: str | None = None
+    takeback_from: str | None = None
+    variant: str = "classic"
+    notice: str | None = None
+    run: TwoSquareRun | None = None
+    two_squares_limit: int = 3
+    history: dict[int, dict[str, Any]] = field(default_factory=dict)  # ply -> view seen
+    kinds_by_id: dict[int, tuple[str, str]] = field(default_factory=dict)
+    revision: int = 0
+
+    def apply(self, kind: str, payload: dict[str, Any]) -> None:
+        """Take one message from the link; unknown kinds are ignored (newer referee)."""
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is not None:
+            handler(payload)
+            self.revision += 1
+
+    # -- handlers -------------------------------------------------------------------------------
+    def _on_phase(self, payload: dict[str, Any]) -> None:
+        phase = payload.get("phase")
+        if phase in PHASES:
+            self.phase = phase
+        if "seat" in payload:
+            self.seat = payload["seat"]
+
+    def _on_connection(self, payload: dict[str, Any]) -> None:
+        self.connection.update({k: str(v) for k, v in payload.items()})
+
+    def _on_pairing(self, payload: dict[str, Any]) -> None:
+        self.pairing = payload
+        self.phase = "pairing"
+
+    def _on_setup_status(self, payload: dict[str, Any]) -> None:
+        self.setup_status = dict(payload.get("status", {}))
+        self.setup_errors = list(payload.get("errors", []))
+
+    def _on_placement(self, payload: dict[str, Any]) -> None:
+        self.sensed = frozenset(payload.get("sensed", ()))
+
+    def _on_clocks(self, payload: dict[str, Any]) -> None:
+        self.clocks = {k: payload.get(k) for k in ("red", "blue", "game")}
+        self.running_clock = payload.get("running")
+
+    def _on_view(self, view: dict[str, Any]) -> None:
+        previous = self.view
+        new_ply = previous is None or view.get("ply") != previous.get("ply")
+        if previous is not None and view.get("ply", 0) < previous.get("ply", 0):
+            self.run = None  # a takeback: the count restarts from the referee's figure
+        elif previous is not None and view.get("ply") == previous.get("ply", -1) + 1:
+            self._count_run(previous, view)
+        self.view = view
+        self.history[view.get("ply", 0)] = view
+        for piece in view.get("pieces", ()):
+            if piece.get("kind"):
+                self.kinds_by_id[piece["id"]] = (piece["color"], piece["kind"])
+        if new_ply:
+            self.refusal = None
+            self.draw_offer_from = None if view.get("result") else self.draw_offer_from
+            self.takeback_from = None
+            self.battle = None
+            for event in view.get("last_events", ()):
+                self._on_event(event)
+        if view.get("result"):
+            self.phase = "over"
+        self._update_warnings()
+
+    def _on_event(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "battle":
+            self.battle = battle_from_event(event, (self.view or {}).get("last_move"))
+            for side in ("attacker", "defender"):
+                if event.get(side):
+                    self.kinds_by_id[event[f"{side}_id"]] = (event[f"{side}_color"], event[side])
+        if kind == "capture" and self.battle is not None:
+            square = event.get("square")
+            if square and square not in self.battle.removed:
+                self.battle.removed.append(square)
+        elif kind == "capture" and event.get("kind"):
+            self.kinds_by_id[event["piece_id"]] = (event["color"], event["kind"])
+        elif kind == "refusal" and event.get("color") == self.seat:
+            self.refusal = event
+        elif kind == "game_end":
+            self.phase = "over"
+
+    def _on_refusal(self, payload: dict[str, Any]) -> None:
+        self.refusal = payload
+
+    def _on_guidance(self, payload: dict[str, Any]) -> None:
+        clear, fill = list(payload.get("clear", [])), list(payload.get("fill", []))
+        self.guidance = {"clear": clear, "fill": fill} if clear or fill else None
+
+    def _on_draw_offer(self, payload: dict[str, Any]) -> None:
+        self.draw_offer_from = payload.get("from")
+
+    def _on_takeback_request(self, payload: dict[str, Any]) -> None:
+        self.takeback_from = payload.get("from")
+
+    def _on_notice(self, payload: dict[str, Any]) -> None:
+        self.notice = payload.get("text")
+
+    def _on_info(self, payload: dict[str, Any]) -> None:
+        self.variant = payload.get("variant", self.variant)
+        self.board_name = payload.get("name") or payload.get("board") or self.board_name
+
+    def _on_setup_accepted(self, payload: dict[str, Any]) -> None:
+        self.my_setup = dict(payload.get("setup", {}))
+        self.phase = "placing"
+
+    # -- derived ------------------------------------------------------------------------------
+    def _count_run(self, previous: dict[str, Any], view: dict[str, Any]) -> None:
+        """Follow the viewer's own back-and-forth moves, to warn before the two-squares rule bites."""
+        last = view.get("last_move")
+        mover = previous.get("to_move")
+        if not last or mover != self.seat or "-" not in last:
+            return
+        origin, target = last.split("-", 1)
+        pair = frozenset((origin, target))
+        if self.run is not None and self.run.piece_square == origin and self.run.squares == pair:
+            self.run = TwoSquareRun(target, pair, self.run.count + 1)
+        else:
+            self.run = TwoSquareRun(target, pair, 1)
+
+    def _update_warnings(self) -> None:
+        self.warnings = []
+        run, view = self.run, self.view
+        if run is None or view is None or self.seat is None:
+            return
+        piece = next((p for p in view.get("pieces", ()) if p["square"] == run.piece_square), None)
+        if piece is None or piece.get("color") != self.seat:
+            return
+        (back,) = run.squares - {run.piece_square}
+        left = view.get("two_squares_left")
+        if left is None:
+            left = self.two_squares_limit - run.count
+        if left <= 0:
+            self.warnings.append(("two-squares-now", run.piece_square, back))
+        elif left == 1:
+            self.warnings.append(("two-squares-soon", run.piece_square, back))
+
+    def my_turn(self) -> bool:
+        """True when the viewer is the side to move in a running game."""
+        return bool(self.view and self.seat and self.view.get("to_move") == self.seat
+                    and not self.view.get("result"))
+
+
+def battle_from_event(event: dict[str, Any], last_move: str | None) -> Battle:
+    """A battle event (the engine's redacted dict) as the app's Battle."""
+    origin = last_move.split("-")[0] if last_move and "-" in last_move else ""
+    return Battle(
+        attacker_color=event.get("attacker_color", ""),
+        attacker_kind=event.get("attacker"),
+        defender_color=event.get("defender_color", ""),
+        defender_kind=event.get("defender"),
+        outcome=event.get("outcome", "both"),
+        square=event.get("square", ""),
+        origin=origin,
+    )

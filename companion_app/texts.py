@@ -1,0 +1,135 @@
+"""Sentences the app builds from game data (battles, refusals, results), in the tablet's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion_app.i18n import N_, Translator
+from companion_app.table import Battle
+
+
+def color_name(tr: Translator, color: str | None) -> str:
+    """"Red" or "Blue" in the current language."""
+    return {"red": tr("Red"), "blue": tr("Blue")}.get(color or "", tr("Nobody"))
+
+
+def piece_words(tr: Translator, kind: str | None) -> str:
+    """A piece named with its mark, e.g. "Captain (6)"; "an unknown piece" for a hidden one."""
+    if kind is None:
+        return tr("an unknown piece")
+    mark = tr.rank_label(kind)
+    name = tr.kind_name(kind)
+    return name if mark in ("B", "F") or not mark else f"{name} ({mark})"
+
+
+def battle_text(tr: Translator, battle: Battle, seat: str | None) -> str:
+    """The battle told to one viewer: which ranks met, who won, what to take off the board."""
+    attacker = piece_words(tr, battle.attacker_kind)
+    defender = piece_words(tr, battle.defender_kind)
+    if seat == battle.attacker_color:
+        head = tr("Your {attacker} attacked {defender}.")
+    elif seat == battle.defender_color:
+        head = tr("{attacker} attacked your {defender}.")
+    else:
+        head = tr("{side}: {attacker} attacked {defender}.").replace(
+            "{side}", color_name(tr, battle.attacker_color))
+    lines = [head.format(attacker=attacker, defender=defender)]
+    winner = battle.winner_color()
+    if winner is None:
+        lines.append(tr("Both pieces leave the board."))
+    elif winner == seat:
+        lines.append(tr("You won the battle."))
+    elif seat in ("red", "blue"):
+        lines.append(tr("You lost the battle."))
+    else:
+        lines.append(tr("{side} won the battle.").format(side=color_name(tr, winner)))
+    off = battle_removals(battle)
+    if off:
+        parts = [tr("{piece} from {square}").format(piece=piece_words(tr, kind), square=square)
+                 for square, kind in off]
+        lines.append(tr("Take off the board: {what}").format(what=", ".join(parts)))
+    return "\n".join(lines)
+
+
+def battle_removals(battle: Battle) -> list[tuple[str, str | None]]:
+    """(square, kind) of every piece the battle takes off the physical board."""
+    out = []
+    if battle.outcome in ("defender", "both"):
+        # The losing attacker is in the player's hand or on the target square: name where it came from.
+        out.append((battle.origin or battle.square, battle.attacker_kind))
+    if battle.outcome in ("attacker", "both"):
+        out.append((battle.square, battle.defender_kind))
+    return out
+
+
+REFUSAL_RULES = {
+    "movement": N_("That move is not allowed."),
+    "turn": N_("It is not your turn."),
+    "two-squares": N_("Two-squares rule: this piece may not move back and forth between the same two squares again."),
+    "more-squares": N_("Chasing rule: you may not keep chasing that piece into a position that already occurred."),
+    "game-over": N_("The game is over."),
+}
+
+
+def refusal_text(tr: Translator, refusal: dict[str, Any]) -> str:
+    """Why the referee refused a move and how to put it right."""
+    rule = refusal.get("rule", "")
+    lines = [tr("The referee refused {move}.").format(move=refusal.get("move", ""))]
+    lines.append(tr(REFUSAL_RULES[rule]) if rule in REFUSAL_RULES else str(refusal.get("message", "")))
+    if rule not in REFUSAL_RULES and refusal.get("message"):
+        pass
+    elif refusal.get("message"):
+        lines.append(f"[size=14sp]({refusal['message']})[/size]")
+    move = str(refusal.get("move", ""))
+    if "-" in move:
+        lines.append(tr("Put the piece back on {square}.").format(square=move.split("-")[0]))
+    return "\n".join(lines)
+
+
+def warning_text(tr: Translator, warning: tuple[str, str, str]) -> str:
+    """A warning before a repetition rule bites."""
+    kind, square, back = warning
+    if kind == "two-squares-now":
+        return tr("Two-squares rule: the piece on {square} may not go back to {back} now.").format(
+            square=square, back=back)
+    return tr("Two-squares rule: the piece on {square} may go back to {back} only once more.").format(
+        square=square, back=back)
+
+
+RESULT_REASONS = {
+    "flag-captured": N_("the flag was captured"),
+    "headquarters-captured": N_("the headquarters was captured"),
+    "no-movable-pieces": N_("a side has no piece that can move"),
+    "no-legal-move": N_("a side had no legal move left"),
+    "both-immobile": N_("neither side can move"),
+    "agreement": N_("both players agreed to a draw"),
+    "resignation": N_("a player resigned"),
+    "game-time": N_("the game time ran out"),
+    "clock": N_("a player's time ran out"),
+}
+
+
+def result_text(tr: Translator, result: dict[str, Any], seat: str | None) -> str:
+    """The end of the game in one or two lines."""
+    winner = result.get("winner")
+    reason = str(result.get("reason", ""))
+    reason_words = tr(RESULT_REASONS[reason]) if reason in RESULT_REASONS else reason
+    if winner is None:
+        head = tr("Draw")
+    elif winner == seat:
+        head = tr("You won!")
+    elif seat in ("red", "blue"):
+        head = tr("You lost.")
+    else:
+        head = tr("{side} wins").format(side=color_name(tr, winner))
+    return f"{head}\n{tr('Reason')}: {reason_words}"
+
+
+def clock_text(seconds: float | None) -> str:
+    """mm:ss (or h:mm:ss) for a clock; an empty string when there is no clock."""
+    if seconds is None:
+        return ""
+    seconds = max(0, int(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"

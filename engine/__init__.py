@@ -1,6 +1,7 @@
 """Arbiter's rules engine: pure Python, no I/O. Hidden ranks leave it only through views."""
 
 from engine.combat import Outcome, resolve_battle
+from engine.espionage import espionage_variant  # registers "espionage"
 from engine.events import (
     BattleEvent,
     CaptureEvent,
@@ -32,7 +33,7 @@ __all__ = [
     "RULES", "BattleEvent", "CaptureEvent", "Color", "CombatRules", "Event", "Game",
     "GameEndEvent", "IllegalMove", "Move", "MoveEvent", "Outcome", "Piece", "PieceKind",
     "PlayerView", "Refusal", "RefusalEvent", "Result", "RevealEvent", "Square", "TakebackEvent",
-    "TurnEvent", "Variant", "ViewPiece", "event_from_dict", "get_variant", "named_setup",
+    "TurnEvent", "Variant", "ViewPiece", "espionage_variant", "event_from_dict", "get_variant", "named_setup",
     "named_setups", "place_volcanoes", "player_view", "random_setup", "redact_event",
     "redact_events", "register_variant", "resolve_battle", "setup_from_rows", "validate_setup",
     "variant_from_toml", "variant_names",

@@ -450,18 +450,45 @@ class Game:
             ended = Result(None, results.BOTH_IMMOBILE)
         elif self._mobile_count[opponent] == 0:
             ended = Result(mover, results.NO_MOVABLE_PIECES)
+        elif self._mobile_count[mover] == 0 and self.variant.cannot_move == "passes":
+            # Where a blocked player passes, a side without mobile pieces would pass for ever:
+            # losing the last one ends the game at once (Espionage: the opponent captured them all).
+            ended = Result(opponent, results.NO_MOVABLE_PIECES)
         if ended is None:
             turn_over = len(self._turn_pieces) >= self.variant.moves_per_turn or not self.has_legal_move()
             if turn_over:
                 self._pass_turn()
                 undo.events.append(TurnEvent(self.to_move.value, self.turn, self.ply))
                 if not self.has_legal_move():
-                    ended = Result(mover, results.NO_LEGAL_MOVE)
+                    ended = self._when_blocked(undo)
         if ended is not None:
             self.result = ended
             undo.events.append(GameEndEvent(
                 ended.winner.value if ended.winner else None, ended.reason, self.ply
             ))
+
+    def _when_blocked(self, undo: _Undo) -> Result | None:
+        """The player to move has no legal move: loses, or passes (a TurnEvent each) until one can."""
+        if self.variant.cannot_move == "loses":
+            return Result(self.to_move.other, results.NO_LEGAL_MOVE)
+        # A pass lets the no-return restriction expire, so three passes always settle it;
+        # the bound only guards against a variant whose restrictions never expire.
+        for _ in range(4):
+            if not (self._could_move(Color.RED) or self._could_move(Color.BLUE)):
+                break
+            self._pass_turn()
+            undo.events.append(TurnEvent(self.to_move.value, self.turn, self.ply))
+            if self.has_legal_move():
+                return None
+        return Result(None, results.NEITHER_CAN_MOVE)
+
+    def _could_move(self, color: Color) -> bool:
+        """True when a piece of `color` has a move by its powers (passing restrictions ignored)."""
+        pieces = self._pieces
+        return any(
+            pieces[piece_id].color is color and any(True for _ in self._targets(index, pieces[piece_id]))
+            for piece_id, index in self._where.items()
+        )
 
     def _pass_turn(self) -> None:
         self.to_move = self.to_move.other

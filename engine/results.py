@@ -44,6 +44,7 @@ FLAG_CAPTURED = "flag-captured"  # for Espionage: "headquarters-captured" (the o
 NO_MOVABLE_PIECES = "no-movable-pieces"  # the loser has no piece that can ever move
 NO_LEGAL_MOVE = "no-legal-move"  # the loser must move and every move is blocked or forbidden
 BOTH_IMMOBILE = "both-immobile"  # draw: neither side has a movable piece
+NEITHER_CAN_MOVE = "neither-can-move"  # draw (Espionage): both sides' mobile pieces are blocked
 AGREEMENT = "agreement"  # draw agreed by both players
 RESIGNATION = "resignation"
 GAME_TIME = "game-time"  # draw: the agreed total game time ran out

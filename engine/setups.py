@@ -30,6 +30,10 @@ NAMED_SETUPS: dict[str, dict[str, tuple[str, ...]]] = {
     "duel": {
         "hidden-flag": (".FB....3..", ".B....3...", "...SX.....", "2...9...2."),
     },
+    "espionage": {
+        "mined-headquarters": ("MHM2S1P3S1", "PM4S25P312", "S1425M3P1S"),
+        "spy-screen": ("2PMHM1P3M2", "13S45M4S21", "S1P53S2PS1"),
+    },
 }
 
 

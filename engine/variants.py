@@ -46,6 +46,9 @@ class Variant:
     moves_per_turn: int = 1  # moves per turn, each by a different piece
     no_immediate_return: bool = False  # a piece may not go straight back on its owner's next turn
     volcanoes: int = 0  # blocked squares placed at random on the middle rows when a game is created
+    # A player who must move and cannot: "loses" (ISF), or "passes" (Espionage: drawn when neither
+    # side can move, and capturing all enemy mobile pieces wins whoever's turn it is).
+    cannot_move: str = "loses"
 
     def squares(self) -> tuple[Square, ...]:
         """Every square of the board, lakes included, rank by rank."""
@@ -273,4 +276,6 @@ def check_variant(variant: Variant) -> list[str]:
             break
     if not any(variant.kinds[k].mobile for k in variant.army if k in variant.kinds):
         problems.append("the army has no piece that moves")
+    if variant.cannot_move not in ("loses", "passes"):
+        problems.append("cannot_move is 'loses' or 'passes'")
     return problems

@@ -21,7 +21,7 @@ class ViewPiece:
     id: int
     kind: str | None
     moved: bool  # public: a piece that has moved is neither bomb nor flag
-    known: bool  # own pieces: the opponent knows this one's kind
+    known: bool  # own pieces: the opponent knows this one's kind, as far as the viewer can tell
 
 
 @dataclass(frozen=True)
@@ -59,14 +59,15 @@ def player_view(game: Game, viewer: Color | None) -> PlayerView:
     viewer = Color(viewer) if viewer is not None else None
     pieces = []
     for square, piece in game.pieces():
-        opponent = piece.color.other
         pieces.append(ViewPiece(
             square=square.name,
             color=piece.color.value,
             id=piece.id,
             kind=piece.kind if game.knows(viewer, piece) else None,
             moved=piece.id in game.moved,
-            known=(piece.color is viewer and game.knows(opponent, piece)),
+            # Only what the viewer can tell: a battle shows a piece to everyone, but a spy's
+            # recognition is secret, and telling its victim would point at the spy.
+            known=(piece.color is viewer and game.knows(None, piece)),
         ))
     captured: dict[str, list[str | None]] = {Color.RED.value: [], Color.BLUE.value: []}
     for piece in game.captured:

@@ -276,6 +276,7 @@ class SeatClient(_Base):
         contract.check_seat(seat)
         with self._lock:
             self._wanted_seat = seat
+            self.last_pairing = None
             if self.referee_key:
                 self._send_pair_request()
 
@@ -302,8 +303,9 @@ class SeatClient(_Base):
                 log.warning("referee key changed: this tablet must pair again")
                 self._channel = None
                 self.seat = None
+            first = self.referee_key is None
             self.referee_key = info["referee_key"]
-            if self._wanted_seat and not self.paired:
+            if first and self._wanted_seat and not self.paired:
                 self._send_pair_request()
         self._notify()
 
@@ -402,7 +404,7 @@ class SeatClient(_Base):
     def _announce(self) -> None:
         super()._announce()
         with self._lock:
-            if self._wanted_seat and self.referee_key and not self.paired:
+            if self._wanted_seat and self.referee_key and not self.paired and not self.last_pairing:
                 self._send_pair_request()
             pending = list(self._pending.values())
         for topic, envelope in pending:  # resent unchanged: the referee answers it once

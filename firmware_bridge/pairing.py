@@ -1,0 +1,105 @@
+"""Pairing proves presence at the board: a tablet gets a seat by putting a piece where told.
+
+A tablet asks for a seat with a fresh public key. The referee names a random empty square (on
+the middle rows when it can, so no setup is disturbed); the seat is granted when the sensors
+see a piece there. Without a board the referee shows a short numeric code on its own console
+(never over MQTT), and the tablet sends it back encrypted. Wrong codes use up a small number of
+tries, so nobody can guess one through the broker.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, field
+
+CODE_DIGITS = 6
+CODE_TRIES = 5
+CHALLENGE_SECONDS = 300.0
+
+
+@dataclass
+class Challenge:
+    """One pending request for a seat."""
+
+    client: str
+    seat: str
+    key: str
+    name: str
+    method: str  # "square" or "code"
+    square: str | None = None
+    code: str | None = None
+    tries_left: int = CODE_TRIES
+    created: float = field(default_factory=time.monotonic)
+
+    def reply(self) -> dict:
+        """The pair_reply payload that tells the tablet what to do (never holds the code)."""
+        body = {"v": 1, "status": "challenge", "seat": self.seat, "method": self.method}
+        if self.method == "square":
+            body["square"] = self.square
+            body["message"] = f"Place any piece on {self.square} to take the {self.seat} seat."
+        else:
+            body["message"] = "Type the code shown by the referee."
+        return body
+
+
+class PairingDesk:
+    """Pending challenges, keyed by client id."""
+
+    def __init__(self, timeout: float = CHALLENGE_SECONDS) -> None:
+        self.timeout = timeout
+        self.pending: dict[str, Challenge] = {}
+
+    def request(self, client: str, seat: str, key: str, name: str,
+                empty_squares: list[str] | None, preferred: set[str] | None = None) -> Challenge:
+        """Open a challenge; ``empty_squares`` is None when no board is attached."""
+        self._expire()
+        held = self.pending.get(client)
+        if held and (held.seat, held.key) == (seat, key):
+            return held  # the same tablet asking again (e.g. after a reconnect): same challenge
+        if empty_squares:
+            choices = [s for s in empty_squares if preferred and s in preferred] or empty_squares
+            challenge = Challenge(client, seat, key, name, "square",
+                                  square=choices[secrets.randbelow(len(choices))])
+        else:
+            code = f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}"
+            challenge = Challenge(client, seat, key, name, "code", code=code)
+        self.pending[client] = challenge
+        return challenge
+
+    def placed(self, occupied: frozenset[str] | set[str]) -> list[Challenge]:
+        """Challenges fulfilled by a piece now standing on their square (removed from pending)."""
+        self._expire()
+        done = [c for c in self.pending.values() if c.method == "square" and c.square in occupied]
+        for challenge in done:
+            self._grant(challenge)
+        return done
+
+    def code_entered(self, client: str, code: str) -> tuple[Challenge | None, str]:
+        """(challenge, "") when the code is right; (None, reason) otherwise."""
+        self._expire()
+        challenge = self.pending.get(client)
+        if challenge is None or challenge.method != "code":
+            return None, "no code was asked of this tablet (or it expired)"
+        if secrets.compare_digest(code, challenge.code or ""):
+            self._grant(challenge)
+            return challenge, ""
+        challenge.tries_left -= 1
+        if challenge.tries_left <= 0:
+            del self.pending[client]
+            return None, "too many wrong codes: ask for the seat again"
+        return None, f"wrong code ({challenge.tries_left} tries left)"
+
+    def squares_in_use(self) -> set[str]:
+        """Squares that pending challenges wait on (the referee ignores them for moves)."""
+        return {c.square for c in self.pending.values() if c.square}
+
+    def _grant(self, challenge: Challenge) -> None:
+        # One seat, one winner: the other requests for the same seat are void.
+        for client in [k for k, c in self.pending.items() if c.seat == challenge.seat]:
+            del self.pending[client]
+
+    def _expire(self) -> None:
+        now = time.monotonic()
+        for client in [k for k, c in self.pending.items() if now - c.created > self.timeout]:
+            del self.pending[client]

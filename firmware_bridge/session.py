@@ -1,0 +1,407 @@
+"""One board's game as the referee rules it: engine, journal, clocks, seats and seat commands.
+
+No network here. Every ruling is written to the journal (committed) before the caller gets it
+back to announce, and the journal alone rebuilds a Session after a crash. Rulings are numbered
+per game (``seq`` 1, 2, ...); the public and private messages of a ruling carry its number.
+
+Journal entry kinds:
+  game   {variant, volcanoes, time_control}           a new game (setup phase), seq 0
+  setup  {seat, setup}                     ruling     a seat's hidden setup was accepted
+  start  {red, blue}                       ruling     both setups in: the game begins
+  move   {move, seat}                      ruling     a move the engine accepted
+  refusal {move, seat, rule, message}      ruling     a move from the board the rules refuse
+  offer / decline {seat}                   ruling     draw offer and its refusal
+  end    {reason, seat}                    ruling     resignation, agreed draw, time
+  pair   {seat, key, client, name}                    a tablet's key was granted a seat
+  reply  {seat, counter, id, reply}                   the answer to an authenticated command
+Every ruling's payload also holds ``clock``, the clock checkpoint after it.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import (
+    Color,
+    Game,
+    Move,
+    RefusalEvent,
+    Square,
+    get_variant,
+    place_volcanoes,
+    redact_events,
+    validate_setup,
+)
+
+from . import contract
+from .clocks import GameClock, TimeControl
+from .journal import Journal
+
+RULINGS = ("setup", "start", "move", "refusal", "offer", "decline", "end")
+REPLY_CACHE = 64  # replies kept per seat for resent commands
+
+
+class CommandError(Exception):
+    """A command the referee refuses; ``code`` is a contract error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class Seat:
+    """A seat's paired tablet and its command history."""
+
+    key: str
+    client: str
+    name: str = ""
+    last_counter: int = 0
+    replies: OrderedDict[int, dict] = field(default_factory=OrderedDict)
+
+    def remember(self, counter: int, reply: dict) -> None:
+        """Keep the reply for a resent command; the counter only grows."""
+        self.last_counter = max(self.last_counter, counter)
+        self.replies[counter] = reply
+        while len(self.replies) > REPLY_CACHE:
+            self.replies.popitem(last=False)
+
+
+@dataclass
+class Ruling:
+    """What one ruling announces: its number and the events each audience may see."""
+
+    game: str
+    seq: int
+    kind: str
+    public_events: list[dict]
+    seat_events: dict[str, list[dict]]
+
+
+class Session:
+    """The referee's game state, rebuilt from and written to the journal."""
+
+    def __init__(self, journal: Journal, variant: str = "classic",
+                 time_control: TimeControl | None = None, board_input: bool = False,
+                 rng: random.Random | None = None, now: Callable[[], float] = time.monotonic) -> None:
+        self.journal = journal
+        self.default_variant = variant
+        self.default_time_control = time_control or TimeControl()
+        self.board_input = board_input
+        self.rng = rng or random.SystemRandom()
+        self.now = now
+        self.seats: dict[str, Seat] = {}
+        self.game_id = ""
+        self._replay()
+
+    # -- state ------------------------------------------------------------------------------
+    def _reset(self, game_id: str, payload: dict) -> None:
+        self.game_id = game_id
+        self.variant = get_variant(payload["variant"])
+        self.volcanoes = tuple(Square.parse(s) for s in payload.get("volcanoes", ()))
+        self.time_control = TimeControl.from_dict(payload.get("time_control"))
+        self.clock = GameClock(self.time_control)
+        self.setups: dict[str, dict[Square, str]] = {}
+        self.game: Game | None = None
+        self.seq = 0
+        self.draw_offer: str | None = None
+        self.declared: str | None = None
+
+    @property
+    def phase(self) -> str:
+        """setup, playing or over."""
+        if self.game is None:
+            return "setup"
+        return "over" if self.game.result is not None else "playing"
+
+    def _replay(self) -> None:
+        checkpoint = None
+        for entry in self.journal.entries():
+            if entry.kind == "game":
+                self._reset(entry.game, entry.payload)
+                checkpoint = None
+            elif entry.kind == "pair":
+                self._apply_pair(entry.payload)
+            elif entry.kind == "reply":
+                seat = self.seats.get(entry.payload["seat"])
+                if seat and seat.key == entry.payload.get("key", seat.key):
+                    seat.remember(entry.payload["counter"], entry.payload["reply"])
+            elif entry.kind in RULINGS and entry.game == self.game_id:
+                self._apply(entry.kind, entry.payload)
+                checkpoint = entry.payload.get("clock", checkpoint)
+        if not self.game_id:
+            self.new_game()
+            return
+        now = self.now()
+        if checkpoint:
+            self.clock = GameClock.restore(self.time_control, checkpoint, now)
+        if self.phase != "playing":
+            self.clock.running = None
+
+    def _apply(self, kind: str, payload: dict) -> list:
+        """Apply one ruling to the in-memory state; return the engine's events."""
+        self.seq += 1
+        events: list = []
+        if kind == "setup":
+            self.setups[payload["seat"]] = {Square.parse(s): k for s, k in payload["setup"].items()}
+        elif kind == "start":
+            self.game = Game.from_setup(self.variant, self.setups["red"], self.setups["blue"],
+                                        volcanoes=self.volcanoes)
+        elif kind == "move":
+            assert self.game is not None
+            events = self.game.push(Move.parse(payload["move"]))
+            self.draw_offer = None
+        elif kind == "offer":
+            self.draw_offer = payload["seat"]
+        elif kind == "decline":
+            self.draw_offer = None
+        elif kind == "end":
+            assert self.game is not None
+            reason, seat = payload["reason"], payload.get("seat")
+            if reason == "resign":
+                events = self.game.resign(Color(seat))
+            elif reason == "draw":
+                events = self.game.agree_draw()
+            elif reason == "clock":
+                events = self.game.clock_fallen(Color(seat))
+            elif reason == "game_time":
+                events = self.game.game_time_expired()
+            self.draw_offer = None
+        return events
+
+    def _apply_pair(self, payload: dict) -> None:
+        self.seats[payload["seat"]] = Seat(payload["key"], payload["client"], payload.get("name", ""))
+
+    # -- rulings ----------------------------------------------------------------------------
+    def _rule(self, items: list[tuple[str, dict]], reply_for: tuple[str, int, str] | None = None,
+              ok_message: str = "") -> tuple[list[Ruling], dict | None]:
+        """Journal rulings (and the reply to the command that caused them), then apply them."""
+        now = self.now()
+        clock = copy.deepcopy(self.clock)
+        staged: list[tuple[str, dict]] = []
+        for kind, payload in items:
+            self._pass_clock(clock, self._running_after(kind, payload), now)
+            staged.append((kind, {**payload, "clock": clock.checkpoint(now)}))
+        reply = None
+        if reply_for:
+            seat, counter, command_id = reply_for
+            reply = contract.reply(command_id, True, message=ok_message, seq=self.seq + len(items))
+            staged.append(("reply", {"seat": seat, "counter": counter, "id": command_id,
+                                     "reply": reply, "key": self.seats[seat].key}))
+        self.journal.append_all(self.game_id, staged)
+        # Committed: from here on the rulings exist, whatever happens to this process.
+        self.clock = clock
+        rulings = [self._announce(kind, payload, self._apply(kind, payload)) for kind, payload in items]
+        if reply_for and reply:
+            self.seats[reply_for[0]].remember(reply_for[1], reply)
+        return rulings, reply
+
+    def _running_after(self, kind: str, payload: dict) -> str | None:
+        """Whose clock runs once this ruling is applied (None: no clock runs)."""
+        if kind == "start":
+            return "red"
+        if kind == "end":
+            return None
+        if kind == "move" and self.game is not None:
+            # Try the move on the engine and take it back: only the engine knows whether the
+            # turn passes (Espionage has two moves a turn) or the game ends.
+            self.game.push(Move.parse(payload["move"]))
+            running = None if self.game.result else self.game.to_move.value
+            self.game.pop()
+            return running
+        return self.clock.running
+
+    @staticmethod
+    def _pass_clock(clock: GameClock, running: str | None, now: float) -> None:
+        if running is None:
+            clock.stop(now)
+        elif clock.running is None:
+            clock.start(running, now)
+        elif clock.running != running:
+            clock.turn_passed(running, now)
+
+    def _announce(self, kind: str, payload: dict, events: list) -> Ruling:
+        seat = payload.get("seat")
+        if kind in ("move", "end") and self.game is not None:
+            public = redact_events(self.game, events, None)
+            private = {s: redact_events(self.game, events, Color(s)) for s in contract.SEATS}
+        else:
+            simple = {"setup": {"type": "setup_ready", "color": seat},
+                      "start": {"type": "game_start", "variant": self.variant.name},
+                      "offer": {"type": "draw_offer", "color": seat},
+                      "decline": {"type": "draw_declined", "color": seat}}
+            if kind == "refusal":
+                event = RefusalEvent(seat, payload["move"], payload["rule"], payload["message"],
+                                     self.game.ply if self.game else 0).to_dict()
+            else:
+                event = simple[kind]
+            public, private = [event], {s: [event] for s in contract.SEATS}
+        return Ruling(self.game_id, self.seq, kind, public, private)
+
+    def new_game(self, variant: str | None = None, time_control: TimeControl | None = None) -> None:
+        """Journal and begin a new game in the setup phase (seats stay paired)."""
+        name = variant or self.default_variant
+        control = time_control or self.default_time_control
+        volcanoes = place_volcanoes(get_variant(name), self.rng)
+        payload = {"variant": name, "volcanoes": [s.name for s in volcanoes],
+                   "time_control": control.to_dict()}
+        game_id = uuid.uuid4().hex[:16]
+        self.journal.append(game_id, "game", payload)
+        self._reset(game_id, payload)
+
+    def pair(self, seat: str, key: str, client: str, name: str = "") -> None:
+        """Grant ``seat`` to a tablet key (journaled); an earlier tablet of that seat loses it."""
+        payload = {"seat": seat, "key": key, "client": client, "name": name}
+        self.journal.append(self.game_id, "pair", payload)
+        self._apply_pair(payload)
+
+    def board_move(self, move: Move) -> Ruling:
+        """A move recognised on the physical board: ruled, or refused with the reason."""
+        if self.game is None or self.game.result is not None:
+            raise CommandError("wrong-phase", "no game is being played")
+        seat = self.game.to_move.value
+        refusal = self.game.check(move)
+        if refusal:
+            item = ("refusal", {"move": str(move), "seat": seat, "rule": refusal.rule,
+                                "message": refusal.message})
+        else:
+            item = ("move", {"move": str(move), "seat": seat})
+        return self._rule([item])[0][0]
+
+    def tick(self) -> Ruling | None:
+        """End the game if a clock ran out."""
+        if self.phase != "playing":
+            return None
+        expired = self.clock.expired(self.now())
+        if not expired:
+            return None
+        what, seat = expired
+        payload = {"reason": "clock", "seat": seat} if what == "player" else {"reason": "game_time"}
+        return self._rule([("end", payload)])[0][0]
+
+    # -- seat commands ----------------------------------------------------------------------
+    def execute(self, seat: str, command: dict) -> tuple[dict, list[Ruling]]:
+        """Apply an authenticated, validated command exactly once; return (reply, rulings).
+
+        A resent command (same counter and id) gets its first reply again, marked duplicate;
+        an older counter is refused as replayed. Refusals are journaled too, so the counter
+        advances durably and a refused command can never be replayed later.
+        """
+        record = self.seats.get(seat)
+        if record is None:
+            raise CommandError("not-paired", f"no tablet holds the {seat} seat")
+        counter, command_id = command["counter"], command["id"]
+        if counter <= record.last_counter:
+            cached = record.replies.get(counter)
+            if cached and cached["id"] == command_id:
+                return {**cached, "duplicate": True}, []
+            return contract.reply(command_id, False, "replayed",
+                                  f"counter {counter} is not newer than {record.last_counter}"), []
+        try:
+            items, message = self._plan(seat, command)
+        except CommandError as error:
+            reply = contract.reply(command_id, False, error.code, str(error), seq=self.seq)
+            self.journal.append(self.game_id, "reply", {"seat": seat, "counter": counter,
+                                                        "id": command_id, "reply": reply,
+                                                        "key": record.key})
+            record.remember(counter, reply)
+            return reply, []
+        if items == "new_game":
+            self.new_game()
+            reply = contract.reply(command_id, True, message=message, seq=0)
+            self.journal.append(self.game_id, "reply", {"seat": seat, "counter": counter,
+                                                        "id": command_id, "reply": reply,
+                                                        "key": record.key})
+            record.remember(counter, reply)
+            return reply, []
+        rulings, reply = self._rule(items, (seat, counter, command_id), message)
+        assert reply is not None
+        return reply, rulings
+
+    def _plan(self, seat: str, command: dict) -> tuple[Any, str]:
+        """Decide what a command does, without changing anything; raise CommandError to refuse."""
+        kind, args, phase = command["type"], command["args"], self.phase
+        other = Color(seat).other.value
+        if kind == "setup":
+            if phase != "setup":
+                raise CommandError("wrong-phase", "setups are submitted before the game starts")
+            try:
+                setup = {Square.parse(s): k for s, k in args["setup"].items()}
+            except ValueError as error:
+                raise CommandError("invalid-setup", str(error)) from None
+            errors = validate_setup(self.variant, Color(seat), setup)
+            if errors:
+                raise CommandError("invalid-setup", "; ".join(errors))
+            items = [("setup", {"seat": seat, "setup": {s.name: k for s, k in setup.items()}})]
+            if other in self.setups:
+                items.append(("start", {}))
+            return items, "setup accepted"
+        if kind == "new_game":
+            if phase == "playing":
+                raise CommandError("wrong-phase", "the game is still running: resign or agree a draw first")
+            return "new_game", "new game"
+        if phase != "playing":
+            raise CommandError("wrong-phase", f"no game is being played (phase {phase})")
+        assert self.game is not None
+        if kind == "move":
+            if self.board_input:
+                raise CommandError("board-input", "moves are made on the board here")
+            if self.game.to_move.value != seat:
+                raise CommandError("not-your-turn", f"it is {self.game.to_move.value}'s turn")
+            move = Move.parse(args["move"])
+            refusal = self.game.check(move)
+            if refusal:
+                raise CommandError("illegal", f"{refusal.rule}: {refusal.message}")
+            return [("move", {"move": str(move), "seat": seat})], "move accepted"
+        if kind == "resign":
+            return [("end", {"reason": "resign", "seat": seat})], "resigned"
+        if kind == "offer_draw":
+            if self.draw_offer == other:  # both want it: that is an agreement
+                return [("end", {"reason": "draw", "seat": seat})], "draw agreed"
+            if self.draw_offer == seat:
+                raise CommandError("no-offer", "your draw offer is already pending")
+            return [("offer", {"seat": seat})], "draw offered"
+        if self.draw_offer != other:
+            raise CommandError("no-offer", "there is no draw offer from your opponent")
+        if kind == "accept_draw":
+            return [("end", {"reason": "draw", "seat": seat})], "draw agreed"
+        return [("decline", {"seat": seat})], "draw declined"
+
+    # -- what is published ------------------------------------------------------------------
+    def seats_summary(self, online: set[str]) -> dict:
+        """Public facts about the seats: paired, online, setup submitted, player name."""
+        return {s: {"paired": s in self.seats, "online": s in online,
+                    "setup_ready": s in self.setups,
+                    "name": self.seats[s].name if s in self.seats else ""}
+                for s in contract.SEATS}
+
+    def public_state(self, board: str, online: set[str], board_check: dict | None = None) -> dict:
+        """The retained public snapshot: never a rank the public may not know."""
+        return contract.validate("state", {
+            "v": 1, "board": board, "game": self.game_id, "seq": self.seq, "phase": self.phase,
+            "view": self.game.view(None).to_dict() if self.game else None,
+            "seats": self.seats_summary(online), "clocks": self.clock.to_dict(self.now()),
+            "draw_offer": self.draw_offer, "board_check": board_check, "at": time.time()})
+
+    def seat_state(self, seat: str) -> dict:
+        """The retained private snapshot of one seat (to be encrypted to that seat)."""
+        own = self.setups.get(seat)
+        record = self.seats.get(seat)
+        return contract.validate("seat_state", {
+            "v": 1, "seat": seat, "game": self.game_id, "seq": self.seq, "phase": self.phase,
+            "view": self.game.view(Color(seat)).to_dict() if self.game else None,
+            "setup": {s.name: k for s, k in own.items()} if own else None,
+            "last_counter": record.last_counter if record else 0})
+
+    def expected_occupancy(self) -> frozenset[str]:
+        """Squares that should hold a piece now: the game's, or the submitted setups'."""
+        if self.game is not None:
+            return frozenset(s.name for s in self.game.occupied())
+        return frozenset(s.name for setup in self.setups.values() for s in setup)

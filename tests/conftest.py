@@ -1,0 +1,19 @@
+"""Fixtures shared by the suite: a real mosquitto broker on a free port."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from firmware_bridge.broker import MOSQUITTO, Mosquitto
+
+
+@pytest.fixture
+def mosquitto():
+    """A fresh anonymous mosquitto on 127.0.0.1:<free port>, stopped after the test."""
+    if not shutil.which(MOSQUITTO) and not shutil.os.path.exists(MOSQUITTO):
+        pytest.skip("mosquitto is not installed")
+    broker = Mosquitto().start()
+    yield broker
+    broker.cleanup()

@@ -1,0 +1,73 @@
+"""Shared set-up for the referee tests: a referee and two paired tablets on a real broker."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from engine import Color, get_variant, random_setup
+from firmware_bridge.client import DisplayClient, SeatClient
+from firmware_bridge.referee import Referee, RefereeSettings
+
+
+@dataclass
+class Table:
+    """A referee with both seats paired and a public display, all connected."""
+
+    referee: Referee
+    red: SeatClient
+    blue: SeatClient
+    display: DisplayClient
+
+    def seat(self, color: str) -> SeatClient:
+        return self.red if color == "red" else self.blue
+
+    def close(self) -> None:
+        for client in (self.red, self.blue, self.display):
+            client.stop()
+        self.referee.stop()
+
+
+def pair_by_code(referee: Referee, client: SeatClient, seat: str, timeout: float = 10.0) -> None:
+    """Pair a tablet the no-board way: the code the referee shows is typed on the tablet."""
+    codes: dict[str, str] = {}
+    referee.on_pairing_code = lambda s, code: codes.__setitem__(s, code)
+    assert client.wait(lambda c: c.referee_key is not None, timeout), "no referee info received"
+    client.pair(seat)
+    assert client.wait(lambda c: c.last_pairing is not None and c.last_pairing["status"] == "challenge", timeout)
+    assert client.last_pairing["method"] == "code"
+    client.send_code(codes[seat])
+    assert client.wait(lambda c: c.paired, timeout), f"{seat} was not granted"
+    referee.on_pairing_code = None
+
+
+def start_table(url: str, journal_path, board: str = "b1", variant: str = "barrage",
+                **settings) -> Table:
+    """Start a referee and pair both seats by code."""
+    referee = Referee(RefereeSettings(board, journal_path, url, variant=variant, **settings))
+    assert referee.start()
+    red = SeatClient(url, board, name="Anna")
+    blue = SeatClient(url, board, name="Boris")
+    display = DisplayClient(url, board)
+    for client in (red, blue, display):
+        assert client.start()
+    pair_by_code(referee, red, "red")
+    pair_by_code(referee, blue, "blue")
+    return Table(referee, red, blue, display)
+
+
+def setup_dict(variant: str, color: str, seed: int) -> dict[str, str]:
+    """A random legal setup as the tablet sends it."""
+    setup = random_setup(get_variant(variant), Color(color), random.Random(seed))
+    return {square.name: kind for square, kind in setup.items()}
+
+
+def submit_setups(table: Table, variant: str = "barrage", seed: int = 1) -> None:
+    """Both seats submit a random setup; the game starts."""
+    for color in ("red", "blue"):
+        client = table.seat(color)
+        command_id = client.setup(setup_dict(variant, color, seed))
+        assert client.wait(lambda c, i=command_id: i in c.replies, 10)
+        assert client.replies[command_id]["ok"], client.replies[command_id]
+    for client in (table.red, table.blue):
+        assert client.wait(lambda c: c.state is not None and c.state["phase"] == "playing", 10)

@@ -1,0 +1,54 @@
+"""The referee service end to end over a real mosquitto: pairing, setups, moves, views."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.firmware_bridge.helpers import start_table, submit_setups
+
+
+@pytest.fixture
+def table(mosquitto, tmp_path):
+    table = start_table(mosquitto.url, tmp_path / "journal.db")
+    yield table
+    table.close()
+
+
+def test_a_paired_tablet_sees_its_own_ranks_and_only_its_own(table):
+    submit_setups(table)
+    red_view = table.red.view
+    assert red_view["viewer"] == "red"
+    own = [p for p in red_view["pieces"] if p["color"] == "red"]
+    theirs = [p for p in red_view["pieces"] if p["color"] == "blue"]
+    assert own and all(p["kind"] for p in own)
+    assert theirs and not any(p["kind"] for p in theirs)
+
+
+def test_moves_from_tablets_reach_both_tablets_and_the_display(table):
+    submit_setups(table)
+    rng = random.Random(3)
+    for _ in range(6):
+        game = table.referee.session.game
+        client = table.seat(game.to_move.value)
+        move = str(rng.choice(game.legal_moves()))
+        command_id = client.move(move)
+        assert client.wait(lambda c, i=command_id: i in c.replies, 10)
+        assert client.replies[command_id]["ok"], client.replies[command_id]
+        seq = table.referee.session.seq
+        for seat in (table.red, table.blue):
+            assert seat.wait(lambda c, s=seq: c.seq == s, 10)
+            assert seat.view["last_move"] == move
+        assert table.display.wait(lambda c, s=seq: c.seq == s, 10)
+        assert table.display.state["view"]["last_move"] == move
+        if table.referee.session.phase != "playing":
+            break
+
+
+def test_the_public_state_shows_seats_and_phase(table):
+    assert table.display.wait(lambda c: c.state and all(c.state["seats"][s]["paired"] for s in ("red", "blue")), 10)
+    assert table.display.state["phase"] == "setup"
+    submit_setups(table)
+    assert table.display.wait(lambda c: c.state["phase"] == "playing", 10)
+    assert table.display.state["seats"]["red"]["name"] == "Anna"

@@ -34,6 +34,7 @@ class GameRecord:
     volcanoes: list[Square] | None = None
     moves_per_turn: int | None = None
     ending: dict[str, Any] | None = None
+    two_squares_limit: int | None = None  # None: the variant's limit; 0: the rule is off
 
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
@@ -67,22 +68,30 @@ class GameRecord:
             raise RecordError("'moves' is a list of strings such as \"a4-a5\"")
         for index, text in enumerate(moves):
             try:
-                Move.parse(text)
+                move = Move.parse(text)
             except ValueError:
                 raise RecordError(f"move {index} is not a move: {text!r}") from None
+            for square in (move.origin, move.target):
+                if not variant.on_board(square):
+                    raise RecordError(f"move {index} ({text}) names {square}, which is not on "
+                                      f"the {variant.width}x{variant.height} board")
         volcanoes = None
         if "volcanoes" in data:
             if not isinstance(data["volcanoes"], list):
                 raise RecordError("'volcanoes' is a list of squares")
             volcanoes = [_read_square(s, variant) for s in data["volcanoes"]]
         moves_per_turn = data.get("moves_per_turn")
-        if moves_per_turn is not None and moves_per_turn not in (1, 2):
+        if moves_per_turn is not None and (_is_bool(moves_per_turn) or moves_per_turn not in (1, 2)):
             raise RecordError("'moves_per_turn' is 1 or 2")
-        ending = data.get("ending")
-        if ending is not None and (not isinstance(ending, dict) or ending.get("reason") not in ENDINGS):
-            raise RecordError(f"'ending' needs a reason, one of {', '.join(ENDINGS)}")
+        two_squares_limit = data.get("two_squares_limit")
+        if two_squares_limit is not None and (
+            not isinstance(two_squares_limit, int) or _is_bool(two_squares_limit)
+            or two_squares_limit < 0
+        ):
+            raise RecordError("'two_squares_limit' is a whole number of moves (0 switches the rule off)")
+        ending = _read_ending(data.get("ending"))
         return cls(name, pieces, list(moves), Color(to_move), has_setup, volcanoes,
-                   moves_per_turn, ending)
+                   moves_per_turn, ending, two_squares_limit)
 
     def to_dict(self) -> dict[str, Any]:
         """The record as JSON-safe data."""
@@ -97,6 +106,8 @@ class GameRecord:
             data["volcanoes"] = [s.name for s in self.volcanoes]
         if self.moves_per_turn is not None:
             data["moves_per_turn"] = self.moves_per_turn
+        if self.two_squares_limit is not None:
+            data["two_squares_limit"] = self.two_squares_limit
         data["moves"] = list(self.moves)
         if self.ending is not None:
             data["ending"] = dict(self.ending)
@@ -107,6 +118,8 @@ class GameRecord:
         """The record of a game so far (its ending included when the players declared one)."""
         ending = None
         result = game.result
+        registered = get_variant(game.variant.name)
+        limit = game.variant.two_squares_limit
         if result is not None and result.reason in ENDINGS:
             ending = {"reason": result.reason}
             if result.winner is not None:
@@ -119,8 +132,9 @@ class GameRecord:
             is_setup=is_setup,
             volcanoes=list(game.volcanoes) if game.variant.volcanoes or game.volcanoes else None,
             moves_per_turn=game.variant.moves_per_turn if game.variant.moves_per_turn == 1
-            and get_variant(game.variant.name).moves_per_turn != 1 else None,
+            and registered.moves_per_turn != 1 else None,
             ending=ending,
+            two_squares_limit=None if limit == registered.two_squares_limit else (limit or 0),
         )
 
     def variant_rules(self) -> Variant:
@@ -128,6 +142,8 @@ class GameRecord:
         variant = get_variant(self.variant)
         if self.moves_per_turn is not None:
             variant = dataclasses.replace(variant, moves_per_turn=self.moves_per_turn)
+        if self.two_squares_limit is not None:
+            variant = dataclasses.replace(variant, two_squares_limit=self.two_squares_limit or None)
         return variant
 
     def new_game(self) -> Game:
@@ -162,7 +178,7 @@ def _read_arrangement(arrangement: Any, variant: Variant) -> dict[Square, tuple[
             raise RecordError(f"{color_name}'s pieces are a mapping of square to piece")
         for square_text, kind in side.items():
             square = _read_square(square_text, variant)
-            if kind not in variant.kinds:
+            if not isinstance(kind, str) or kind not in variant.kinds:
                 raise RecordError(f"{variant.name} has no piece called {kind!r} (on {square})")
             if square in pieces:
                 raise RecordError(f"two pieces on {square}")
@@ -193,7 +209,7 @@ def check_record(data: Any) -> dict[str, Any]:
             for e in events if isinstance(e, BattleEvent)
         ]
     if illegal is None and record.ending is not None and game.result is None:
-        _apply_ending(game, record.ending)
+        apply_ending(game, record.ending)
     return {
         "applied": game.ply,
         "illegal": illegal,
@@ -202,15 +218,30 @@ def check_record(data: Any) -> dict[str, Any]:
     }
 
 
-def _apply_ending(game: Game, ending: dict[str, Any]) -> None:
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def _read_ending(ending: Any) -> dict[str, Any] | None:
+    """Check the optional `ending`: {"reason": ..., "color": the player who resigned / whose clock fell}."""
+    if ending is None:
+        return None
+    if not isinstance(ending, dict) or ending.get("reason") not in ENDINGS:
+        raise RecordError(f"'ending' needs a reason, one of {', '.join(ENDINGS)}")
+    reason = ending["reason"]
+    if reason in ("resignation", "clock") and ending.get("color") not in ("red", "blue"):
+        raise RecordError(f"the ending {reason!r} needs the 'color' of the player it names")
+    return dict(ending)
+
+
+def apply_ending(game: Game, ending: dict[str, Any]) -> None:
+    """Declare a record's ending on a game that is still going on."""
     reason = ending["reason"]
     if reason == "agreement":
         game.agree_draw()
     elif reason == "game-time":
         game.game_time_expired()
+    elif reason == "resignation":
+        game.resign(Color(ending["color"]))
     else:
-        try:
-            color = Color(ending.get("color"))
-        except ValueError:
-            raise RecordError(f"the ending {reason!r} needs the 'color' of the player it names") from None
-        game.resign(color) if reason == "resignation" else game.clock_fallen(color)
+        game.clock_fallen(Color(ending["color"]))

@@ -228,6 +228,10 @@ class SeatClient(_Base):
                  client_id: str | None = None, name: str = "") -> None:
         self._path = Path(credentials_path).expanduser() if credentials_path else None
         saved = self._load()
+        if saved.get("broker_username"):
+            url = BrokerURL.parse(broker_url) if isinstance(broker_url, str) else broker_url
+            broker_url = url.with_credentials(saved["broker_username"], saved.get("broker_password"))
+        self._account = (saved.get("broker_username"), saved.get("broker_password"))
         super().__init__(broker_url, board, client_id or saved.get("client_id"))
         self.name = name
         self.key = crypto.private_key_from_text(saved["key"]) if "key" in saved else PrivateKey.generate()
@@ -324,9 +328,15 @@ class SeatClient(_Base):
             if reply["status"] == "granted":
                 self.seat = reply["seat"]
                 self._wanted_seat = None
-                self._save()
+                account = (reply.get("broker_username"), reply.get("broker_password"))
                 self._open_seat()
-                self.hello("connect")
+                if account[0] and account != self._account:
+                    # The seat account may read the seat's topics: reconnect with it.
+                    self._account = account
+                    self.link.reconnect_as(account[0], account[1] or "")
+                else:
+                    self.hello("connect")
+                self._save()
         if self.on_pairing:
             self.on_pairing(reply)
         self._notify()
@@ -472,7 +482,8 @@ class SeatClient(_Base):
         if not self._path:
             return
         data = {"client_id": self.client_id, "key": crypto.key_to_text(self.key), "seat": self.seat,
-                "referee_key": self.referee_key, "counter": self._counter, "board": self.topics.board}
+                "referee_key": self.referee_key, "counter": self._counter, "board": self.topics.board,
+                "broker_username": self._account[0], "broker_password": self._account[1]}
         self._path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self._path.with_suffix(".tmp")
         tmp.write_text(json.dumps(data))

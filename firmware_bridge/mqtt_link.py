@@ -120,6 +120,19 @@ class MqttLink:
         self.client.loop_stop()
         self.connected.clear()
 
+    def reconnect_as(self, username: str, password: str) -> None:
+        """Switch to another broker account (e.g. the seat account from pairing) and reconnect."""
+        self.url = self.url.with_credentials(username, password)
+        self.client.username_pw_set(username, password)
+        # Not on the network thread: loop_stop() there would wait for itself.
+        threading.Thread(target=self._restart, name="mqtt-reconnect", daemon=True).start()
+
+    def _restart(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+        self.client.connect_async(self.url.host, self.url.port, keepalive=self._keepalive)
+        self.client.loop_start()
+
     def _connected(self, client: mqtt.Client, userdata: object, flags: object,
                    reason: mqtt.ReasonCode, properties: object) -> None:
         if reason.is_failure:

@@ -42,9 +42,9 @@ def pair_by_code(referee: Referee, client: SeatClient, seat: str, timeout: float
 
 
 def start_table(url: str, journal_path, board: str = "b1", variant: str = "barrage",
-                **settings) -> Table:
-    """Start a referee and pair both seats by code."""
-    referee = Referee(RefereeSettings(board, journal_path, url, variant=variant, **settings))
+                referee_url: str | None = None, **settings) -> Table:
+    """Start a referee and pair both seats by code; tablets and display connect to ``url``."""
+    referee = Referee(RefereeSettings(board, journal_path, referee_url or url, variant=variant, **settings))
     assert referee.start()
     red = SeatClient(url, board, name="Anna")
     blue = SeatClient(url, board, name="Boris")
@@ -71,3 +71,15 @@ def submit_setups(table: Table, variant: str = "barrage", seed: int = 1) -> None
         assert client.replies[command_id]["ok"], client.replies[command_id]
     for client in (table.red, table.blue):
         assert client.wait(lambda c: c.state is not None and c.state["phase"] == "playing", 10)
+
+
+def wait_until(predicate, timeout: float = 10.0) -> bool:
+    """Poll ``predicate()`` until it holds or ``timeout`` passes."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.005)
+    return bool(predicate())

@@ -23,9 +23,12 @@ def main(argv: list[str]) -> int:
     except OSError as error:
         print(f"arbiter check: cannot read {args.record}: {error.strerror}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError:
+        print(f"arbiter check: {args.record} is not UTF-8 text", file=sys.stderr)
+        return 2
     try:
         verdict = check_record(json.loads(text))
-    except json.JSONDecodeError as error:
+    except (json.JSONDecodeError, RecursionError) as error:
         print(f"arbiter check: not JSON: {error}", file=sys.stderr)
         return 2
     except RecordError as error:

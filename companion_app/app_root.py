@@ -156,6 +156,8 @@ class TabletRoot(BoxLayout):
     def refresh(self, *_: Any) -> None:
         """Show the right screen and bring it up to date."""
         state = self.state
+        variant = (state.view or {}).get("variant") or state.variant
+        self.tr.set_variant(variant)
         name = self.screen_for(state)
         if name == "setup" and state.view is None and self.state.seat:
             variant = state.variant

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion_app.i18n import N_
 from companion_app.link import Deliver
 
 # Reply codes the tablet explains itself; others show the referee's message as it is.
 REPLY_NOTICES = {
-    "not-your-turn": "It is not your turn.",
-    "wrong-phase": "That is not possible at this point of the game.",
-    "board-input": "Moves are made on the board itself.",
-    "no-offer": "There is no draw offer to answer.",
+    "not-your-turn": N_("It is not your turn."),
+    "wrong-phase": N_("That is not possible at this point of the game."),
+    "board-input": N_("Moves are made on the board itself."),
+    "no-offer": N_("There is no draw offer to answer."),
+    "unsupported": N_("This referee does not take moves back yet."),
 }
 
 

@@ -10,13 +10,14 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion_app.board import BoardWidget
+from companion_app.i18n import N_
 from companion_app.screen_game import TRAY_ORDER
 from companion_app.table import TableState
 from companion_app.texts import battle_text, clock_text, color_name, refusal_text, result_text
-from companion_app.widgets import CapturedTray, WrapLabel, orient, paint_background
+from companion_app.widgets import CapturedTray, WrapLabel, keep_oriented, orient, paint_background
 
-STATE_WORDS = {"online": "connected", "offline": "not connected", "ok": "connected",
-               "lost": "not connected", "connecting": "connecting..."}
+STATE_WORDS = {"online": N_("connected"), "offline": N_("not connected"), "ok": N_("connected"),
+               "lost": N_("not connected"), "connecting": N_("connecting...")}
 
 
 class DisplayScreen(Screen):
@@ -44,7 +45,7 @@ class DisplayScreen(Screen):
         self.layout.add_widget(self.board)
         self.layout.add_widget(side)
         self.add_widget(self.layout)
-        self.bind(size=self._orient)
+        keep_oriented(self)
 
     def _orient(self, *_: Any) -> None:
         orient(self.layout, self.side, self.height > self.width, 0.4)

@@ -100,7 +100,7 @@ NEW_RANK = {"marshal": 10, "general": 9, "colonel": 8, "major": 7, "captain": 6,
             "sergeant": 4, "miner": 3, "scout": 2, "spy": 1}
 OLD_RANK = {"marshal": "1", "general": "2", "colonel": "3", "major": "4", "captain": "5",
             "lieutenant": "6", "sergeant": "7", "miner": "8", "scout": "9", "spy": "S"}
-SYMBOLS = {"bomb": "B", "flag": "F", "mine": "M", "headquarters": "H", "sapper": "Sa"}
+SYMBOLS = {"bomb": "B", "flag": "F", "mine": "M", "headquarters": "H", "sapper": "Sa", "spy": "S"}
 # The running material score of seed 002: Scout 1, Miner 2, and so on up the ranks.
 MATERIAL = {"scout": 1, "miner": 2, "sergeant": 3, "lieutenant": 4, "captain": 5, "major": 6,
             "colonel": 7, "general": 8, "marshal": 9, "spy": 1, "bomb": 1, "flag": 0}
@@ -123,7 +123,10 @@ class Translator:
 
     language: str = "en"
     numbering: str = "new"  # "new": Marshal 10 ... Spy 1; "old": Marshal 1 ... Scout 9, Spy S
-    rank_overrides: dict[str, int] = field(default_factory=dict)
+    variant: str = ""
+    labels_new: dict[str, str] = field(default_factory=dict)
+    labels_old: dict[str, str] = field(default_factory=dict)
+    points: dict[str, int] = field(default_factory=lambda: dict(MATERIAL))
     _translations: gettext.NullTranslations = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -135,6 +138,29 @@ class Translator:
             raise ValueError(f"unknown language {language!r}; choose one of {sorted(LANGUAGES)}")
         self.language = language
         self._translations = load_translations(language)
+
+    def set_variant(self, name: str) -> None:
+        """Take the marks and material values of a variant's pieces from the engine."""
+        if name == self.variant:
+            return
+        try:
+            from engine import get_variant
+
+            kinds = get_variant(name).kinds
+        except (ImportError, ValueError):
+            return
+        self.variant = name
+        self.labels_new, self.labels_old = {}, {}
+        for kind, power in kinds.items():
+            symbol = SYMBOLS.get(kind, power.symbol)
+            self.labels_new[kind] = str(power.rank) if power.rank else symbol
+            self.labels_old[kind] = str(power.old_rank) if power.old_rank else (
+                symbol if not power.rank or kind == "spy" else str(power.rank))
+        self.points = {kind: power.points for kind, power in kinds.items()}
+
+    def material(self, kinds: list[str | None]) -> int:
+        """The material value of captured pieces in this variant (unknown kinds count nothing)."""
+        return sum(self.points.get(kind, 0) for kind in kinds if kind)
 
     def __call__(self, message: str) -> str:
         return self._translations.gettext(message)
@@ -153,8 +179,9 @@ class Translator:
         """The short mark printed on a piece: its number in the chosen numbering, or a letter."""
         if kind is None:
             return "?"
-        if kind in self.rank_overrides and self.numbering == "new":
-            return str(self.rank_overrides[kind])
+        table = self.labels_old if self.numbering == "old" else self.labels_new
+        if kind in table:
+            return table[kind]
         if kind in NEW_RANK:
             return OLD_RANK[kind] if self.numbering == "old" else str(NEW_RANK[kind])
         return SYMBOLS.get(kind, kind[:2].capitalize())

@@ -11,10 +11,17 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
 from companion_app.board import BoardWidget
-from companion_app.i18n import RANKED_KINDS, material
+from companion_app.i18n import RANKED_KINDS
 from companion_app.table import TableState
 from companion_app.texts import battle_text, clock_text, color_name, refusal_text, warning_text
-from companion_app.widgets import BigButton, CapturedTray, WrapLabel, orient, paint_background
+from companion_app.widgets import (
+    BigButton,
+    CapturedTray,
+    WrapLabel,
+    keep_oriented,
+    orient,
+    paint_background,
+)
 
 TRAY_ORDER = list(RANKED_KINDS) + ["bomb", "flag"]
 
@@ -36,7 +43,7 @@ class GameScreen(Screen):
         self.clock_labels = {c: Label(font_size=sp(22), markup=True) for c in ("red", "blue")}
         clocks.add_widget(self.clock_labels["red"])
         clocks.add_widget(self.clock_labels["blue"])
-        self.game_clock = Label(font_size=sp(15), size_hint_y=None, height=dp(22))
+        self.game_clock = Label(font_size=sp(15), size_hint_y=None, height=0)
 
         self.message = WrapLabel(font_size=sp(17))
         self.message_scroll = ScrollView(do_scroll_x=False)
@@ -70,14 +77,19 @@ class GameScreen(Screen):
             buttons.add_widget(b)
         self.buttons = buttons
 
+        trays = BoxLayout(size_hint_y=None, height=dp(66), spacing=dp(8))
+        for color in ("red", "blue"):
+            column = BoxLayout(orientation="vertical", spacing=dp(2))
+            column.add_widget(self.tray_labels[color])
+            column.add_widget(self.trays[color])
+            trays.add_widget(column)
         for w in (self.turn_label, clocks, self.game_clock, self.message_scroll, self.offer_label,
-                  self.offer_row, self.tray_labels["red"], self.trays["red"],
-                  self.tray_labels["blue"], self.trays["blue"], self.score_label, buttons):
+                  self.offer_row, trays, self.score_label, buttons):
             self.side.add_widget(w)
         self.layout.add_widget(self.board)
         self.layout.add_widget(self.side)
         self.add_widget(self.layout)
-        self.bind(size=self._orient)
+        keep_oriented(self)
         self._resign_armed = False
         self._last_view_id: Any = None
 
@@ -141,6 +153,7 @@ class GameScreen(Screen):
         self.clock_row.height = dp(40) if has_clocks else 0
         game = state.clocks.get("game")
         self.game_clock.text = tr("Game time left: {time}").format(time=clock_text(game)) if game else ""
+        self.game_clock.height = dp(22) if game else 0
 
         self.message.text = self._message_text(state)
         self._refresh_offer(state)
@@ -168,7 +181,7 @@ class GameScreen(Screen):
         for warning in state.warnings:
             parts.append("[color=ffd54f]" + warning_text(tr, warning) + "[/color]")
         if state.notice:
-            parts.append(state.notice)
+            parts.append(tr(state.notice))
         if not parts and state.view and state.view.get("last_move"):
             parts.append(tr("Last move: {move}").format(move=state.view["last_move"]))
         return "\n\n".join(parts)
@@ -206,8 +219,8 @@ class GameScreen(Screen):
                 side=color_name(tr, color), count=len(kinds))
             self.trays[color].show(color, kinds, tr.rank_label, TRAY_ORDER)
         # Material each side has won: the value of the opponent's captured pieces.
-        red_points = material(captured.get("blue", []))
-        blue_points = material(captured.get("red", []))
+        red_points = tr.material(captured.get("blue", []))
+        blue_points = tr.material(captured.get("red", []))
         lead = red_points - blue_points
         if lead == 0:
             self.score_label.text = tr("Material: even")

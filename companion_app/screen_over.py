@@ -17,7 +17,7 @@ from companion_app.replay import Replay
 from companion_app.setup_model import app_home
 from companion_app.table import TableState
 from companion_app.texts import result_text
-from companion_app.widgets import BigButton, WrapLabel, orient, paint_background
+from companion_app.widgets import BigButton, WrapLabel, keep_oriented, orient, paint_background
 
 
 class OverScreen(Screen):
@@ -50,7 +50,7 @@ class OverScreen(Screen):
         self.layout.add_widget(self.board)
         self.layout.add_widget(side)
         self.add_widget(self.layout)
-        self.bind(size=self._orient)
+        keep_oriented(self)
 
     def _orient(self, *_: Any) -> None:
         orient(self.layout, self.side, self.height > self.width, 0.42)

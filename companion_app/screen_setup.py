@@ -19,7 +19,7 @@ from companion_app.screen_game import TRAY_ORDER
 from companion_app.setup_model import SetupDraft, SetupStore
 from companion_app.table import TableState
 from companion_app.texts import piece_words
-from companion_app.widgets import BigButton, WrapLabel, orient, paint_background
+from companion_app.widgets import BigButton, WrapLabel, keep_oriented, orient, paint_background
 
 
 class TrayItem(Widget):
@@ -125,11 +125,12 @@ class SetupScreen(Screen):
         self.layout.add_widget(self.board)
         self.layout.add_widget(self.side)
         self.add_widget(self.layout)
-        self.bind(size=self._orient)
+        keep_oriented(self)
 
     def _orient(self, *_: Any) -> None:
-        self.tray.cols = 6 if self.height > self.width else 3
-        orient(self.layout, self.side, self.height > self.width, 0.45)
+        portrait = self.height > self.width
+        self.tray.cols = 6 if portrait else 3
+        orient(self.layout, self.side, portrait, 0.45, flexible_min=0)
 
     # -- actions ------------------------------------------------------------------------------
     def start(self, variant: str, color: str) -> None:
@@ -237,8 +238,9 @@ class SetupScreen(Screen):
         self.title.text = tr("Your setup")
         problems = draft.problems(tr)
         errors = list(state.setup_errors)
+        shown = 3 if self.height > self.width else 6
         if problems:
-            self.problems.text = "[color=ffd54f]" + "\n".join(problems[:6]) + "[/color]"
+            self.problems.text = "[color=ffd54f]" + "\n".join(problems[:shown]) + "[/color]"
         else:
             self.problems.text = "[color=a5d6a7]" + tr("Your setup is complete.") + "[/color]"
         if errors:
@@ -275,7 +277,7 @@ class PlacingScreen(Screen):
         self.layout.add_widget(side)
         self.side = side
         self.add_widget(self.layout)
-        self.bind(size=self._orient)
+        keep_oriented(self)
 
     def _orient(self, *_: Any) -> None:
         orient(self.layout, self.side, self.height > self.width, 0.42)

@@ -162,7 +162,8 @@ class TableState:
         self.takeback_from = payload.get("from")
 
     def _on_notice(self, payload: dict[str, Any]) -> None:
-        self.notice = payload.get("text")
+        # A notice the app knows is kept untranslated (the screen translates it); others verbatim.
+        self.notice = payload.get("known") or payload.get("text")
 
     def _on_info(self, payload: dict[str, Any]) -> None:
         self.variant = payload.get("variant", self.variant)

@@ -122,7 +122,7 @@ def result_text(tr: Translator, result: dict[str, Any], seat: str | None) -> str
         head = tr("You lost.")
     else:
         head = tr("{side} wins").format(side=color_name(tr, winner))
-    return f"{head}\n{tr('Reason')}: {reason_words}"
+    return head + "\n" + tr("Reason: {reason}").format(reason=reason_words)
 
 
 def clock_text(seconds: float | None) -> str:

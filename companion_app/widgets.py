@@ -46,6 +46,7 @@ class WrapLabel(Label):
         kwargs.setdefault("halign", "left")
         kwargs.setdefault("valign", "middle")
         kwargs.setdefault("markup", True)
+        kwargs.setdefault("height", dp(24))
         super().__init__(**kwargs)
         self.bind(width=self._wrap, texture_size=self._fit)
 
@@ -126,3 +127,13 @@ def orient(layout, side, portrait: bool, side_share: float, flexible_min: float 
     needed += side.spacing * max(0, len(side.children) - 1)
     side.size_hint = (1, None)
     side.height = needed
+
+
+def keep_oriented(screen) -> None:
+    """Re-run `screen._orient` when the screen resizes or a panel child changes height."""
+    from kivy.clock import Clock
+
+    trigger = Clock.create_trigger(screen._orient, 0)
+    screen.bind(size=trigger)
+    for child in screen.side.children:
+        child.bind(height=trigger)

@@ -1,0 +1,317 @@
+"""App scenarios run by kivy_runner under Xvfb: they drive the real widgets like a user would.
+
+Each records what the tests check in `d.report`; the tests live in test_app_*.py.
+"""
+
+from __future__ import annotations
+
+import random
+
+from companion_app.app_root import TabletRoot
+from companion_app.local_table import LocalLink, LocalTable
+from engine import Color, Game, Move, Square, get_variant
+
+
+def _tablets(table: LocalTable, *seats):
+    return [TabletRoot(lambda address, s: LocalLink(table, s)) for _ in seats]
+
+
+def _center_of(widget):
+    return widget.center
+
+
+def _privacy_violations(root: TabletRoot, game: Game, viewer: Color | None) -> list[str]:
+    """Squares where a tablet draws a rank its viewer may not know."""
+    board = root.screen_by_name["display" if viewer is None else "game"].board
+    bad = []
+    for name, label in board.drawn.items():
+        piece = game.piece_at(Square.parse(name))
+        if piece is None:
+            bad.append(f"{name}: drawn but empty")
+        elif label != "?" and not game.knows(viewer, piece):
+            bad.append(f"{name}: shows {label} for hidden {piece.color.value} {piece.kind}")
+    return bad
+
+
+def setup_screen(d):
+    """Arrange a setup with taps and drags, save and load it, switch languages, submit."""
+    table = LocalTable("classic")
+    (red,) = _tablets(table, "red")
+    d.show(red)
+    red.connect("local", "red")
+    yield 0.3
+    setup = red.screen_by_name["setup"]
+    board = setup.board
+    d.report["screen"] = red.screens.current
+    # Tap the Marshal in the tray, then tap d4.
+    d.tap(setup.items["marshal"], *_center_of(setup.items["marshal"]))
+    d.report["selected"] = setup.selected
+    d.tap(board, *board.square_center("d4"))
+    yield 0.1
+    # Drag a Scout from the tray onto a1, then the Marshal from d4 to e4.
+    item = setup.items["scout"]
+    d.drag(item, _center_of(item), item.to_widget(*board.to_window(*board.square_center("a1"))))
+    yield 0.1
+    d.drag(board, board.square_center("d4"), board.square_center("e4"))
+    yield 0.1
+    d.report["after_drags"] = dict(setup.draft.placed)
+    d.report["problems_partial"] = setup.problems.text
+    d.report["submit_disabled_partial"] = setup.submit_button.disabled
+    d.shot("setup-partial")
+    # Drag the Scout off the board: back to the tray.
+    d.drag(board, board.square_center("a1"), (board.right + 40, board.center_y))
+    yield 0.1
+    d.report["after_drag_off"] = dict(setup.draft.placed)
+    setup.randomize()
+    setup.name_input.text = "Fortress"
+    setup.save()
+    saved = dict(setup.draft.placed)
+    setup.clear()
+    d.report["cleared"] = len(setup.draft.placed)
+    setup.load_spinner.text = "Fortress"
+    yield 0.1
+    d.report["loaded_equal"] = setup.draft.placed == saved
+    d.report["problems_complete"] = setup.problems.text
+    d.report["submit_disabled_complete"] = setup.submit_button.disabled
+    d.shot("setup-complete")
+    red.set_language("de")
+    yield 0.1
+    d.report["title_de"] = setup.title.text
+    d.report["random_de"] = setup.random_button.text
+    d.shot("setup-de")
+    red.set_language("bg")
+    yield 0.1
+    d.report["title_bg"] = setup.title.text
+    d.shot("setup-bg")
+    red.set_language("en")
+    table.board_matches = False
+    setup.submit()
+    yield 0.2
+    d.report["after_submit"] = red.screens.current
+    placing = red.screen_by_name["placing"]
+    d.report["placing_progress"] = placing.progress.text
+    d.report["placing_next"] = placing.next_label.text
+    d.shot("placing")
+
+
+def _start_game(d, table: LocalTable, *roots, seed: int = 7):
+    for root in roots:
+        root.connect("local", root_seat(root))
+    yield 0.2
+    rng = random.Random(seed)
+    for root in roots:
+        if root.state.seat:
+            screen = root.screen_by_name["setup"]
+            screen.draft.randomize(rng)
+            screen.submit()
+    yield 0.2
+
+
+def root_seat(root: TabletRoot):
+    return getattr(root, "wanted_seat", None)
+
+
+def _play_until_battle(table: LocalTable, rng: random.Random, attacker: str, limit: int = 400):
+    """Play random legal moves until `attacker` wins or loses a battle; return its events."""
+    for _ in range(limit):
+        game = table.game
+        if game.result is not None:
+            return None
+        moves = game.legal_moves()
+        attacks = [m for m in moves if game.piece_at(m.target) is not None]
+        move = rng.choice(attacks) if attacks and game.to_move.value == attacker else rng.choice(moves)
+        table.play(str(move))
+        events = game.view(None).to_dict()["last_events"]
+        if any(e["type"] == "battle" and e["attacker_color"] == attacker for e in events):
+            return events
+    return None
+
+
+def game_two_tablets(d):
+    """Two tablets play through a LocalTable: battles, privacy, refusals, draw, the end screen."""
+    table = LocalTable("classic")
+    red, blue = _tablets(table, "red", "blue")
+    red.wanted_seat, blue.wanted_seat = "red", "blue"
+    d.show(red, blue)
+    yield from _start_game(d, table, red, blue)
+    d.report["screens_at_start"] = [red.screens.current, blue.screens.current]
+    rng = random.Random(3)
+    violations: list[str] = []
+    events = None
+    for _ in range(6):
+        events = _play_until_battle(table, rng, "red")
+        yield 0.05
+        violations += _privacy_violations(blue, table.game, Color.BLUE)
+        violations += _privacy_violations(red, table.game, Color.RED)
+    d.report["battle_events"] = events
+    d.report["violations"] = violations
+    d.report["red_message"] = red.screen_by_name["game"].message.text
+    d.report["blue_message"] = blue.screen_by_name["game"].message.text
+    d.report["ply"] = table.game.ply
+    d.report["red_view_ply"] = red.state.view["ply"]
+    d.show(red)
+    yield 0.1
+    d.shot("game-red-battle")
+    d.show(blue)
+    yield 0.1
+    d.shot("game-blue-battle")
+    # Blue's board shows each red piece it cannot know as "?".
+    view = blue.state.view
+    hidden = [p["square"] for p in view["pieces"] if p["color"] == "red" and p["kind"] is None]
+    d.report["blue_hidden_red_labels"] = sorted({blue.screen_by_name["game"].board.drawn[s] for s in hidden})
+    d.report["blue_hidden_count"] = len(hidden)
+    # An illegal move on the board: the player to move gets the reason.
+    game = table.game
+    mover = game.to_move.value
+    bomb = next(sq for sq, p in game.pieces() if p.color.value == mover and p.kind == "bomb")
+    target = next(Square(bomb.file, bomb.rank + dr) for dr in (1, -1)
+                  if 0 <= bomb.rank + dr < 10 and Square(bomb.file, bomb.rank + dr) not in game.blocked)
+    table.play(f"{bomb.name}-{target.name}")
+    yield 0.1
+    mover_root = red if mover == "red" else blue
+    d.report["refusal_text"] = mover_root.screen_by_name["game"].message.text
+    d.report["refused_move"] = f"{bomb.name}-{target.name}"
+    d.show(mover_root)
+    yield 0.1
+    d.shot("game-refusal")
+    # Draw offer and acceptance through the buttons.
+    game_screen = red.screen_by_name["game"]
+    d.show(red, blue)
+    yield 0.1
+    d.tap(game_screen.draw_button, *_center_of(game_screen.draw_button))
+    yield 0.1
+    blue_screen = blue.screen_by_name["game"]
+    d.report["blue_offer_text"] = blue_screen.offer_label.text
+    d.report["blue_accept_visible"] = blue_screen.offer_row.opacity
+    d.show(blue)
+    yield 0.1
+    d.shot("game-draw-offer")
+    d.tap(blue_screen.accept_button, *_center_of(blue_screen.accept_button))
+    yield 0.2
+    d.report["screens_at_end"] = [red.screens.current, blue.screens.current]
+    over = blue.screen_by_name["over"]
+    d.report["result_text"] = over.result.text
+    d.report["revealed_labels"] = sorted(set(over.board.drawn.values()))
+    d.report["replay_positions"] = len(over.replay.positions) if over.replay else 0
+    d.show(blue)
+    yield 0.1
+    d.shot("over-blue")
+    over.step(-1)
+    d.report["replay_label_back"] = over.move_label.text
+    over.step(-10**6)
+    d.report["replay_label_start"] = over.move_label.text
+    d.report["export_path"] = over.export()
+    d.report["moves_played"] = [m.name for m in table.game.move_stack]
+    d.report["setups"] = table.setups
+
+
+def warning_and_resign(d):
+    """A Scout shuffling between two squares: the warning comes before the rule bites."""
+    table = LocalTable("classic")
+    red, blue = _tablets(table, "red", "blue")
+    red.wanted_seat, blue.wanted_seat = "red", "blue"
+    variant = get_variant("classic")
+    pieces = {Square.parse("a1"): (Color.RED, "flag"), Square.parse("b2"): (Color.RED, "scout"),
+              Square.parse("j10"): (Color.BLUE, "flag"), Square.parse("h9"): (Color.BLUE, "scout"),
+              Square.parse("e1"): (Color.RED, "marshal"), Square.parse("e10"): (Color.BLUE, "marshal")}
+    table.setups = {"red": {}, "blue": {}}
+    table.game = Game.from_position(variant, pieces)
+    d.show(red, blue)
+    red.connect("local", "red")
+    blue.connect("local", "blue")
+    yield 0.2
+    texts = []
+    for move in ("b2-b3", "h9-h8", "b3-b2", "h8-h9", "b2-b3", "h9-h8"):
+        table.play(move)
+        yield 0.05
+        texts.append(red.screen_by_name["game"].message.text)
+    d.report["red_messages"] = texts
+    d.report["two_squares_left"] = red.state.view.get("two_squares_left")
+    d.show(red)
+    yield 0.1
+    d.shot("game-warning")
+    result = table.play("b3-b2")
+    yield 0.1
+    d.report["refused"] = result
+    d.report["refusal_text"] = red.screen_by_name["game"].message.text
+    # Resigning takes two taps.
+    screen = blue.screen_by_name["game"]
+    d.show(blue)
+    yield 0.1
+    d.tap(screen.resign_button, *_center_of(screen.resign_button))
+    yield 0.05
+    d.report["after_one_tap"] = [blue.screens.current, screen.resign_button.text]
+    d.tap(screen.resign_button, *_center_of(screen.resign_button))
+    yield 0.2
+    d.report["after_two_taps"] = blue.screens.current
+    d.report["red_result"] = red.screen_by_name["over"].result.text
+    red.set_language("bg")
+    yield 0.1
+    d.report["red_result_bg"] = red.screen_by_name["over"].result.text
+    d.show(red)
+    yield 0.1
+    d.shot("over-red-bg")
+
+
+def referee_display(d):
+    """The public display during a game: no hidden rank, battles, connection lights."""
+    table = LocalTable("classic")
+    red, blue, display = _tablets(table, "red", "blue", None)
+    red.wanted_seat, blue.wanted_seat = "red", "blue"
+    d.show(display)
+    yield from _start_game(d, table, red, blue)
+    display.connect("local", None)
+    yield 0.1
+    rng = random.Random(11)
+    violations = []
+    for _ in range(5):
+        _play_until_battle(table, rng, "blue")
+        yield 0.05
+        violations += _privacy_violations(display, table.game, None)
+    d.report["violations"] = violations
+    d.report["screen"] = display.screens.current
+    screen = display.screen_by_name["display"]
+    d.report["battle"] = screen.battle.text
+    d.report["links"] = screen.links.text
+    d.report["drawn_labels"] = sorted(set(screen.board.drawn.values()))
+    table.clocks = {"red": 300.0, "blue": 287.5, "game": None, "running": "red"}
+    table.publish()
+    yield 0.1
+    d.report["clocks"] = screen.clocks.text
+    d.shot("referee-display")
+
+
+def portrait_tablet(d):
+    """A tablet held upright: the board above the panel, nothing overlapping."""
+    table = LocalTable("classic")
+    red, blue = _tablets(table, "red", "blue")
+    red.wanted_seat, blue.wanted_seat = "red", "blue"
+    d.show(red, size=(500, 800))
+    yield from _start_game(d, table, red, blue)
+    _play_until_battle(table, random.Random(5), "red")
+    yield 0.3
+    screen = red.screen_by_name["game"]
+    d.report["orientation"] = screen.layout.orientation
+    cell = screen.board.cell
+    board_bottom = screen.board.center_y - cell * 5
+    d.report["board_bottom"] = board_bottom
+    d.report["side_top"] = screen.side.top
+    d.report["cell"] = cell
+    buttons = [screen.draw_button, screen.takeback_button, screen.resign_button]
+    d.report["button_heights"] = [b.height for b in buttons]
+    d.shot("game-portrait", red)
+    # The setup screen upright too.
+    table2 = LocalTable("classic")
+    (solo,) = _tablets(table2, "red")
+    solo.wanted_seat = "red"
+    d.show(solo, size=(500, 800))
+    solo.connect("local", "red")
+    yield 0.6
+    setup = solo.screen_by_name["setup"]
+    d.report["setup_board_bottom"] = setup.board.center_y - setup.board.cell * 5
+    d.report["setup_side_top"] = setup.side.top
+    d.shot("setup-portrait", solo)
+
+
+def move_for(game: Game, text: str) -> Move:
+    return Move.parse(text)

@@ -1,0 +1,14 @@
+"""The referee display never shows a hidden rank, and tells the hall what happened."""
+
+from __future__ import annotations
+
+
+def test_referee_display_shows_the_public_game_only(run_scenario):
+    report, _ = run_scenario("referee_display")
+    assert report["screen"] == "display"
+    assert report["violations"] == []
+    assert "?" in report["drawn_labels"]
+    assert "attacked" in report["battle"]
+    assert "Red tablet: connected" in report["links"]
+    assert "Blue tablet: connected" in report["links"]
+    assert report["clocks"] == "Red 05:00   Blue 04:47"

@@ -1,0 +1,96 @@
+"""The player tablet under Xvfb: setup by finger, a game between two tablets, the end screen."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine.records import check_record
+
+
+def test_setup_by_taps_and_drags_then_saved_setups_and_languages(run_scenario):
+    report, _ = run_scenario("setup_screen")
+    assert report["screen"] == "setup"
+    # Tap a kind in the tray, tap a square: the piece lands there.
+    assert report["selected"] == "marshal"
+    # A Scout dragged from the tray to a1; the Marshal dragged on from d4 to e4.
+    assert report["after_drags"] == {"a1": "scout", "e4": "marshal"}
+    # Dragged off the board, the Scout goes back to the tray.
+    assert report["after_drag_off"] == {"e4": "marshal"}
+    # The message says what is still missing, and the player cannot submit yet.
+    assert "Place 1 more: General" in report["problems_partial"]
+    assert "Place 1 more: Marshal" not in report["problems_partial"]
+    assert report["submit_disabled_partial"] is True
+    # A named setup survives clearing the board.
+    assert report["cleared"] == 0
+    assert report["loaded_equal"] is True
+    assert "complete" in report["problems_complete"]
+    assert report["submit_disabled_complete"] is False
+    assert report["title_de"] == "Deine Aufstellung"
+    assert report["random_de"] == "Zufällig"
+    assert report["title_bg"] == "Вашата подредба"
+    # After submitting, the placement guide names the first piece to put on the board.
+    assert report["after_submit"] == "placing"
+    assert report["placing_progress"] == "0 / 40"
+    assert report["placing_next"].startswith("Next: ")
+
+
+def test_two_tablets_play_with_private_battles_refusals_and_a_draw(run_scenario, tmp_path):
+    report, _ = run_scenario("game_two_tablets")
+    assert report["screens_at_start"] == ["game", "game"]
+    # No tablet ever drew a rank its player may not know.
+    assert report["violations"] == []
+    assert report["blue_hidden_count"] > 20
+    assert report["blue_hidden_red_labels"] == ["?"]
+    battle = next(e for e in report["battle_events"] if e["type"] == "battle")
+    assert report["red_view_ply"] == report["ply"]
+    assert report["red_message"].startswith("Your ")
+    assert "attacked your" in report["blue_message"]
+    if battle["outcome"] == "attacker":
+        assert "You won the battle." in report["red_message"]
+        assert "You lost the battle." in report["blue_message"]
+    assert f"from {battle['square']}" in report["red_message"]
+    # The referee refuses a bomb's move and the player is told why and what to do.
+    move = report["refused_move"]
+    assert f"The referee refused {move}." in report["refusal_text"]
+    assert f"Put the piece back on {move.split('-')[0]}." in report["refusal_text"]
+    # Red offers a draw with the button; Blue sees it and accepts.
+    assert report["blue_offer_text"] == "Red offers a draw."
+    assert report["blue_accept_visible"] == 1
+    assert report["screens_at_end"] == ["over", "over"]
+    assert report["result_text"] == "Draw\nReason: both players agreed to a draw"
+    # The end screen reveals everything: ranks, bombs and flags.
+    assert {"10", "B", "F"} <= set(report["revealed_labels"])
+    assert "?" not in report["revealed_labels"]
+    assert report["replay_positions"] == len(report["moves_played"]) + 1
+    assert report["replay_label_start"] == f"Move 0 of {len(report['moves_played'])}"
+    # The exported record replays to the same game with the engine.
+    record = json.loads(Path(report["export_path"]).read_text())
+    assert record["moves"] == report["moves_played"]
+    assert record["setup"]["red"] == report["setups"]["red"]
+    verdict = check_record(record)
+    assert verdict["illegal"] is None
+    assert verdict["applied"] == len(report["moves_played"])
+
+
+def test_two_squares_warning_comes_before_the_refusal_and_resign_needs_two_taps(run_scenario):
+    report, _ = run_scenario("warning_and_resign")
+    messages = report["red_messages"]
+    # Red's scout went b2-b3, b3-b2, b2-b3: one more return would break the rule.
+    assert "Two-squares rule" not in messages[0]
+    assert any("Two-squares rule: the piece on b3 may not go back to b2 now." in m for m in messages[4:])
+    assert report["refused"]["code"] == "illegal"
+    assert "Two-squares rule: this piece may not move back and forth" in report["refusal_text"]
+    assert report["after_one_tap"] == ["game", "Really resign?"]
+    assert report["after_two_taps"] == "over"
+    assert report["red_result"] == "You won!\nReason: a player resigned"
+    assert report["red_result_bg"] == "Победихте!\nПричина: играч се предаде"
+
+
+def test_portrait_tablet_keeps_board_and_panel_apart_with_big_buttons(run_scenario):
+    report, _ = run_scenario("portrait_tablet")
+    assert report["orientation"] == "vertical"
+    assert report["board_bottom"] >= report["side_top"] - 1
+    assert report["setup_board_bottom"] >= report["setup_side_top"] - 1
+    assert report["cell"] >= 30
+    assert min(report["button_heights"]) >= 48

@@ -117,10 +117,13 @@ class Mosquitto:
 
     def __init__(self, port: int | None = None, *, acl: str | None = None,
                  passwords: dict[str, str] | None = None, extra: str = "",
-                 persistence: bool = False, workdir: str | None = None) -> None:
+                 persistence: bool = False, workdir: str | None = None,
+                 anonymous: bool | None = None) -> None:
         self.port = port or free_port()
         self.dir = Path(workdir or tempfile.mkdtemp(prefix="arbiter-mosquitto-"))
         self.acl, self.passwords, self.extra, self.persistence = acl, passwords, extra, persistence
+        # Anonymous clients are allowed unless accounts exist and nobody said otherwise.
+        self.anonymous = passwords is None if anonymous is None else anonymous
         self.process: subprocess.Popen | None = None
         self._write_config()
 
@@ -144,9 +147,8 @@ class Mosquitto:
             for user, password in self.passwords.items():
                 subprocess.run(["mosquitto_passwd", "-b", str(password_file), user, password],
                                check=True, capture_output=True)
-            lines += ["allow_anonymous false", f"password_file {password_file}"]
-        else:
-            lines.append("allow_anonymous true")
+            lines.append(f"password_file {password_file}")
+        lines.append(f"allow_anonymous {'true' if self.anonymous else 'false'}")
         if self.acl is not None:
             (self.dir / "acl").write_text(self.acl)
             lines.append(f"acl_file {self.dir / 'acl'}")

@@ -396,6 +396,19 @@ def _validate_command_args(command_type: str, args: dict) -> None:
             raise ContractError(f"{command_type}.{name} {problem}")
 
 
+# The schema of the JSON payload on each public topic kind (see parse_topic).
+PUBLIC_SCHEMAS = {"info": "info", "state": "state", "events": "events", "errors": "error",
+                  "hello": "hello", "presence": "presence"}
+
+
+def decode_public(topic: str, raw: bytes | bytearray) -> dict:
+    """Decode the payload of any public topic by the schema its topic implies."""
+    kind = parse_topic(topic)[1]
+    if kind not in PUBLIC_SCHEMAS:
+        raise ContractError(f"{topic} carries an encrypted payload, not public JSON")
+    return decode(PUBLIC_SCHEMAS[kind], raw)
+
+
 def encode(kind: str, payload: dict) -> bytes:
     """Validate and serialise a public payload as compact UTF-8 JSON."""
     validate(kind, payload)

@@ -1,0 +1,148 @@
+"""The app's logic without Kivy: setups, the table state, the contract adapter, the replay."""
+
+from __future__ import annotations
+
+import random
+
+from engine import Color, Game, Square, get_variant
+from engine.records import check_record
+
+from companion_app.contract_adapter import ContractTranslator
+from companion_app.i18n import Translator
+from companion_app.replay import Replay
+from companion_app.setup_model import SetupDraft, SetupStore
+from companion_app.table import TableState
+
+
+def test_setup_draft_counts_and_messages():
+    draft = SetupDraft("classic", "red")
+    tr = Translator("en")
+    assert draft.place("a1", "flag")
+    assert not draft.place("a1", "nonsense")
+    assert not draft.place("a5", "scout"), "a5 is outside Red's zone"
+    assert draft.remaining()["flag"] == 0
+    assert not draft.place("b1", "flag"), "there is only one flag"
+    problems = draft.problems(tr)
+    assert "Place 8 more: Scout" in problems
+    draft.move("a1", "b1")
+    assert draft.placed == {"b1": "flag"}
+    draft.move("b1", None)
+    assert draft.placed == {}
+    draft.randomize(random.Random(1))
+    assert draft.problems(tr) == []
+
+
+def test_a_saved_setup_fits_either_seat(tmp_path):
+    store = SetupStore(tmp_path / "setups.json")
+    red = SetupDraft("classic", "red")
+    red.randomize(random.Random(2))
+    store.save("Wall", red)
+    blue = SetupDraft("classic", "blue")
+    assert store.load("Wall", blue)
+    assert blue.problems(Translator()) == []
+    # Red's back-left corner is a1; Blue's is j10, seen from Blue's chair.
+    assert blue.placed["j10"] == red.placed["a1"]
+    assert store.names("classic") == ["Wall"]
+    assert not store.load("Nope", blue)
+
+
+def test_corrupt_setups_file_is_treated_as_empty(tmp_path):
+    path = tmp_path / "setups.json"
+    path.write_text("{not json")
+    assert SetupStore(path).names("classic") == []
+
+
+def _game(seed: int = 4) -> Game:
+    variant = get_variant("classic")
+    rng = random.Random(seed)
+    from engine import random_setup
+
+    return Game.from_setup(variant, random_setup(variant, Color.RED, rng),
+                           random_setup(variant, Color.BLUE, rng), volcanoes=())
+
+
+def test_table_state_follows_views_and_collects_what_battles_reveal():
+    game = _game()
+    state = TableState(seat="blue")
+    state.apply("view", game.view(Color.BLUE).to_dict())
+    rng = random.Random(9)
+    battles = 0
+    while game.result is None and game.ply < 300:
+        game.push(rng.choice(game.legal_moves()))
+        state.apply("view", game.view(Color.BLUE).to_dict())
+        if state.battle:
+            battles += 1
+            assert state.battle.attacker_kind and state.battle.defender_kind
+    assert battles > 0
+    for piece_id, (color, kind) in state.kinds_by_id.items():
+        assert game.piece(piece_id).kind == kind and game.piece(piece_id).color.value == color
+
+
+def test_replay_writes_a_record_the_engine_accepts():
+    game = _game(5)
+    state = TableState(seat="red")
+    state.apply("view", game.view(Color.RED).to_dict())
+    rng = random.Random(1)
+    for _ in range(40):
+        game.push(rng.choice(game.legal_moves()))
+        state.apply("view", game.view(Color.RED).to_dict())
+    game.resign(Color.BLUE)
+    state.apply("view", game.view(Color.RED).to_dict())
+    record = Replay(state.history, state.kinds_by_id).record()
+    assert record is not None
+    verdict = check_record(record)
+    assert verdict["illegal"] is None and verdict["applied"] == 40
+
+
+def test_replay_refuses_to_invent_a_record_after_missed_views():
+    game = _game(6)
+    state = TableState(seat="red")
+    state.apply("view", game.view(Color.RED).to_dict())
+    rng = random.Random(2)
+    for i in range(6):
+        game.push(rng.choice(game.legal_moves()))
+        if i != 3:
+            state.apply("view", game.view(Color.RED).to_dict())
+    assert Replay(state.history, state.kinds_by_id).record() is None
+
+
+def test_adapter_maps_contract_phases_to_screens():
+    got = []
+    adapter = ContractTranslator(lambda kind, payload: got.append((kind, payload)), "red")
+    adapter.pairing({"status": "challenge", "method": "square", "square": "e4", "seat": "red"})
+    assert got[-1] == ("pairing", {"square": "e4", "method": "square"})
+    adapter.pairing({"status": "granted", "seat": "red"})
+    assert got[-1] == ("phase", {"phase": "setup", "seat": "red"})
+    adapter.seat_state({"phase": "setup", "view": None, "setup": {"a1": "flag"}, "seq": 1})
+    assert got[-1] == ("phase", {"phase": "placing"})
+    adapter.public_state({"phase": "setup", "seats": {"red": {"online": True, "setup_ready": True}},
+                          "board_check": {"matches": False, "missing": ["a1"], "extra": []}})
+    assert ("placement", {"sensed": []}) in got
+    adapter.reply({"ok": False, "code": "invalid-setup", "message": "Red has 7 Scouts, needs 8"})
+    assert got[-1] == ("setup_status", {"errors": ["Red has 7 Scouts, needs 8"]})
+
+
+def test_malformed_messages_change_nothing():
+    state = TableState(seat="red")
+    state.apply("no-such-kind", {"x": 1})
+    state.apply("phase", {"phase": "nonsense"})
+    assert state.phase == "connect"
+    assert state.view is None
+
+
+def test_two_squares_warning_uses_the_engines_count():
+    variant = get_variant("classic")
+    pieces = {Square.parse("a1"): (Color.RED, "flag"), Square.parse("b2"): (Color.RED, "scout"),
+              Square.parse("j10"): (Color.BLUE, "flag"), Square.parse("h9"): (Color.BLUE, "scout")}
+    game = Game.from_position(variant, pieces)
+    state = TableState(seat="red")
+    state.apply("view", game.view(Color.RED).to_dict())
+    seen = []
+    for text in ("b2-b3", "h9-h8", "b3-b2", "h8-h9", "b2-b3", "h9-h8"):
+        from engine import Move
+
+        game.push(Move.parse(text))
+        state.apply("view", game.view(Color.RED).to_dict())
+        seen.append(list(state.warnings))
+    assert seen[0] == []
+    assert ("two-squares-now", "b3", "b2") in seen[-1]

@@ -1,0 +1,68 @@
+"""Catalogues: every text the app shows exists in German and Bulgarian, placeholders intact."""
+
+from __future__ import annotations
+
+import gettext
+import io
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from companion_app.i18n import LANGUAGES, LOCALE_DIR, Translator, compile_mo, parse_po
+
+APP = Path(__file__).resolve().parents[2] / "companion_app"
+CALL = re.compile(r"""\b(?:tr|N_)\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)\)""")
+
+
+def messages_in_code() -> set[str]:
+    """Every literal passed to tr(...) or N_(...) in the app's sources."""
+    found = set()
+    for path in APP.glob("*.py"):
+        for match in CALL.finditer(path.read_text(encoding="utf-8")):
+            found.add("".join(eval(part) for part in re.findall(r'"(?:[^"\\]|\\.)*"', match.group(1))))
+    return found
+
+
+@pytest.mark.parametrize("language", ["de", "bg"])
+def test_every_message_is_translated_with_the_same_placeholders(language):
+    catalog = parse_po((LOCALE_DIR / language / "LC_MESSAGES" / "arbiter.po").read_text("utf-8"))
+    wanted = messages_in_code()
+    assert len(wanted) > 100
+    missing = sorted(m for m in wanted if m not in catalog)
+    assert missing == []
+    for message in wanted:
+        assert set(re.findall(r"{\w+}", catalog[message])) == set(re.findall(r"{\w+}", message)), message
+
+
+@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext not installed")
+@pytest.mark.parametrize("language", ["de", "bg"])
+def test_catalogue_compiled_in_memory_reads_like_msgfmt_output(language, tmp_path):
+    po = LOCALE_DIR / language / "LC_MESSAGES" / "arbiter.po"
+    subprocess.run(["msgfmt", "--check", "-o", str(tmp_path / "x.mo"), str(po)], check=True)
+    theirs = gettext.GNUTranslations((tmp_path / "x.mo").open("rb"))
+    ours = gettext.GNUTranslations(io.BytesIO(compile_mo(parse_po(po.read_text("utf-8")))))
+    for message in messages_in_code():
+        assert ours.gettext(message) == theirs.gettext(message)
+
+
+def test_a_fresh_install_without_mo_files_still_speaks_every_language():
+    assert not list(LOCALE_DIR.rglob("*.mo"))
+    for code in LANGUAGES:
+        tr = Translator(code)
+        assert tr("Your turn") == {"en": "Your turn", "de": "Du bist am Zug", "bg": "Ваш ход"}[code]
+
+
+def test_rank_numbering_old_and_new():
+    tr = Translator("en")
+    tr.set_variant("classic")
+    assert [tr.rank_label(k) for k in ("marshal", "scout", "spy", "bomb", None)] == ["10", "2", "1", "B", "?"]
+    tr.numbering = "old"
+    assert [tr.rank_label(k) for k in ("marshal", "scout", "spy", "bomb")] == ["1", "9", "S", "B"]
+
+
+def test_unknown_language_is_refused_clearly():
+    with pytest.raises(ValueError, match="unknown language"):
+        Translator("fr")

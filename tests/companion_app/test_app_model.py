@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import random
 
-from engine import Color, Game, Square, get_variant
-from engine.records import check_record
-
 from companion_app.contract_adapter import ContractTranslator
 from companion_app.i18n import Translator
 from companion_app.replay import Replay
 from companion_app.setup_model import SetupDraft, SetupStore
 from companion_app.table import TableState
+from engine import Color, Game, Square, get_variant
+from engine.records import check_record
 
 
 def test_setup_draft_counts_and_messages():

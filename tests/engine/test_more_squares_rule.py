@@ -1,10 +1,16 @@
 """The more-squares rule (ISF 11, chasing): the examples of docs/rules/repetition.md, section 2."""
 
 import dataclasses
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine import Color, Game, Square, get_variant
 
 from .positions import play, position, refusal
+from .repetition_walks import play_on, reference_rule, tiny_game, walk_move, without_rules
 
 # Far away from every example: each side's flag, a red Sergeant and a blue Scout.
 FAR_RED = {"j1": "flag", "j2": "sergeant"}
@@ -160,3 +166,61 @@ def test_a_takeback_restores_the_chase():
         game.pop()
     play(game, *ROUND_THE_BLOCK[-3:])
     assert refusal(game, "a2-a1").rule == "more-squares"
+
+
+# -- the engine's constant-time bookkeeping against a slow reading of the rules ------------------
+
+def walk(seed: int, plies: int = 80):
+    """A provoking random game on the tiny board; yields the game before each move."""
+    rng = random.Random(seed)
+    game = tiny_game()
+    for _ in range(plies):
+        if game.result is not None:
+            return
+        yield game
+        move = walk_move(game, rng)
+        if move is None:
+            return
+        game.push(move)
+
+
+def test_the_engine_refuses_exactly_what_the_slow_reading_of_the_rules_refuses():
+    refused = Counter()
+    for seed in range(40):
+        copy, history = None, []
+        for game in walk(seed):
+            if copy is None:
+                copy = without_rules(game)
+            while len(history) < game.ply:  # catch the copy up with the game
+                history.append(play_on(copy, game.move_stack[len(history)]))
+            for move in copy.legal_moves():
+                expected = reference_rule(game, history, move, copy)
+                verdict = game.check(move)
+                assert (verdict.rule if verdict else None) == expected, (seed, game.ply, str(move))
+                refused[expected] += 1
+    # The walks must really reach both rules, or this test could not fail.
+    assert refused["two-squares"] > 20 and refused["more-squares"] > 5, refused
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(min_value=0, max_value=2**32))
+def test_a_move_taken_back_leaves_every_refusal_as_it_was(seed):
+    for game in walk(seed, plies=50):
+        candidates = without_rules_candidates(game)
+        before = {str(m): game.check(m) for m in candidates}
+        legal = {str(m) for m in game.legal_moves()}
+        assert legal == {name for name, verdict in before.items() if verdict is None}
+        warning = game.repetition.chase_warning(game.to_move)
+        for move in game.legal_moves()[:6]:
+            game.push(move)
+            game.pop()
+            assert {str(m): game.check(m) for m in candidates} == before
+            assert game.repetition.chase_warning(game.to_move) == warning
+
+
+def without_rules_candidates(game):
+    """Every move the pieces could make now if the repetition rules did not exist."""
+    copy = without_rules(game)
+    for move in game.move_stack:
+        copy.push(move)
+    return copy.legal_moves()

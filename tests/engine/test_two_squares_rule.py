@@ -1,10 +1,13 @@
 """The two-squares rule (ISF 10): the examples of docs/rules/repetition.md, section 1."""
 
 import dataclasses
+import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine import Color, Game, Square, get_variant
+from engine import Color, Game, Move, Square, get_variant, random_setup
 
 from .positions import play, position, refusal
 
@@ -114,3 +117,27 @@ def test_moves_left_in_run_counts_down_for_the_warning():
 @pytest.mark.parametrize("variant", ["classic", "barrage", "duel", "compact", "strategy8"])
 def test_every_shipped_variant_uses_three_moves(variant):
     assert get_variant(variant).two_squares_limit == 3
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_a_takeback_restores_every_run_in_a_random_classic_game(seed):
+    rng = random.Random(seed)
+    variant = get_variant("classic")
+    game = Game.from_setup(variant, random_setup(variant, Color.RED, rng),
+                           random_setup(variant, Color.BLUE, rng))
+    for _ in range(120):
+        if game.result is not None:
+            break
+        legal = game.legal_moves()
+        # Shuffle on purpose: repeat the piece's way back whenever it is allowed.
+        last = game.move_stack[-2] if len(game.move_stack) >= 2 else None
+        back = Move(last.target, last.origin) if last else None
+        move = back if back in legal and rng.random() < 0.8 else rng.choice(legal)
+        before = (sorted(map(str, legal)), game.repetition.moves_left_in_run(Color.RED),
+                  game.repetition.moves_left_in_run(Color.BLUE))
+        game.push(move)
+        game.pop()
+        assert (sorted(map(str, game.legal_moves())), game.repetition.moves_left_in_run(Color.RED),
+                game.repetition.moves_left_in_run(Color.BLUE)) == before
+        game.push(move)

@@ -55,8 +55,14 @@ def espionage_variant(
         raise ValueError("Espionage is played with 2 moves per turn, or 1 as an option")
     army = espionage_army(sappers)
     zone = 10 * setup_rows
+    # Records name a variant and may carry "moves_per_turn"; other changes need a name of their own.
+    name = "espionage"
+    for value, default, label in ((sappers, DEFAULT_SAPPERS, "sappers"), (setup_rows, 3, "rows"),
+                                  (volcanoes, 4, "volcanoes")):
+        if value != default:
+            name += f"-{value}-{label}"
     variant = Variant(
-        name="espionage",
+        name=name,
         title="Espionage",
         width=10,
         height=10,

@@ -46,6 +46,8 @@ def test_the_sapper_count_is_a_parameter():
     with pytest.raises(ValueError, match="31 pieces do not fit"):
         espionage_variant(sappers=5)  # the Bulgarian seed's 5 need a fourth row
     assert espionage_variant(sappers=5, setup_rows=4).army_size() == 31
+    assert espionage_variant(sappers=5, setup_rows=4).name == "espionage-5-sappers-4-rows"
+    assert espionage_variant(moves_per_turn=1).name == "espionage"  # records carry that option
 
 
 def test_mines_and_the_headquarters_are_immobile_and_the_rest_moves_one_square():

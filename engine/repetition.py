@@ -43,6 +43,9 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
+_NOTHING: frozenset[int] = frozenset()
+
+
 @dataclass(frozen=True, slots=True)
 class ShuffleRun:
     """A player's current back-and-forth: which piece, the squares its first move covered, how often."""
@@ -103,6 +106,7 @@ class RepetitionRules:
         self.game = game
         variant = game.variant
         self.limit = variant.two_squares_limit
+        self._limit_or_never = self.limit if self.limit is not None else float("inf")
         self.more_squares = variant.more_squares_rule and variant.moves_per_turn == 1
         self.runs: dict[Color, ShuffleRun | None] = {Color.RED: None, Color.BLUE: None}
         self.chases: dict[Color, Chase | None] = {Color.RED: None, Color.BLUE: None}
@@ -142,10 +146,10 @@ class RepetitionRules:
         board = self.game._board
         if board[target] is not piece:
             return frozenset()  # it lost its attack: a piece no longer on the board threatens nothing
-        return frozenset(
-            other.id for neighbour in self.game.geometry.neighbours[target]
-            if (other := board[neighbour]) is not None and other.color is not piece.color
-        )
+        color = piece.color
+        ids = [other.id for neighbour in self.game.geometry.neighbours[target]
+               if (other := board[neighbour]) is not None and other.color is not color]
+        return frozenset(ids) if ids else _NOTHING
 
     def _more_squares_refusal(self, piece: Piece, origin: int, target: int, attack: bool) -> Refusal | None:
         chase = self.chases[piece.color]
@@ -227,15 +231,17 @@ class RepetitionRules:
 
     def refusal(self, piece: Piece, origin: int, target: int, attack: bool) -> Refusal | None:
         """Why the rules of repetition forbid this move, or None."""
-        if self.limit is not None:
-            run = self.runs[piece.color]
-            if self._continues(run, piece, origin, target) and run.count >= self.limit:  # type: ignore[union-attr]
-                return Refusal(
-                    "two-squares",
-                    f"this piece may not move between the same squares more than {self.limit} times in a row",
-                )
+        run = self.runs[piece.color]
+        # The count first: it is cheap and almost always below the limit.
+        if run is not None and run.count >= self._limit_or_never and self._continues(run, piece, origin, target):
+            return Refusal(
+                "two-squares",
+                f"this piece may not move between the same squares more than {self.limit} times in a row",
+            )
         if self.more_squares:
-            return self._more_squares_refusal(piece, origin, target, attack)
+            chase = self.chases[piece.color]
+            if chase is not None and not chase.awaiting_answer:  # only a live chase can refuse
+                return self._more_squares_refusal(piece, origin, target, attack)
         return None
 
     def record(self, piece: Piece, origin: int, target: int, attack: bool) -> object:

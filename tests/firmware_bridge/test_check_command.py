@@ -83,7 +83,7 @@ def test_the_record_can_come_from_standard_input():
     assert json.loads(done.stdout)["result"] == {"winner": None, "reason": "agreement"}
 
 
-def check_in_process(record, capsys=None) -> dict:
+def check_in_process(record) -> dict:
     """Run `main` with a record on standard input and return the parsed verdict."""
     import io
 

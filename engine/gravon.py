@@ -342,7 +342,10 @@ def read_xml(text: str) -> GravonGame:
         if source is None or target is None:
             raise GravonError(f"<move id={element.get('id')!r}> lacks a source or target")
         moves.append(_move(source, target))
-    names = [(p.text or "").strip() for p in game.iter("player")]
+    elements = list(game.iter("player"))
+    if all((p.get("id") or "").strip().isdigit() for p in elements):
+        elements.sort(key=lambda p: int(p.get("id").strip()))  # Red is player 1
+    names = [(p.text or "").strip() for p in elements]
     players = (names + ["", ""])[:2]
     result = None
     result_element = game.find(".//result")

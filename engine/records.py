@@ -114,8 +114,20 @@ class GameRecord:
         return data
 
     @classmethod
-    def from_game(cls, game: Game, is_setup: bool = True) -> GameRecord:
-        """The record of a game so far (its ending included when the players declared one)."""
+    def from_game(cls, game: Game, is_setup: bool | None = None) -> GameRecord:
+        """The record of a game so far (its ending included when the players declared one).
+
+        `is_setup` None: a `setup` record when both starting arrangements are valid setups,
+        else a `position` record (a study), so the record always reads back.
+        """
+        if is_setup is None:
+            is_setup = not any(
+                validate_setup(game.variant, color, {
+                    square: kind for square, (owner, kind) in game.initial_pieces.items()
+                    if owner is color
+                })
+                for color in Color
+            )
         ending = None
         result = game.result
         registered = get_variant(game.variant.name)

@@ -175,6 +175,13 @@ def test_variants_gravon_never_had_cannot_be_exported():
         from_record(record)
 
 
+def test_players_are_taken_by_their_ids():
+    swapped = text("gravon_barrage_marshal_raid.xml").replace(
+        '  <player id="1">Player 1</player>\n  <player id="2">Player 2</player>',
+        '  <player id="2">Bea</player>\n  <player id="1">Al</player>')
+    assert read_xml(swapped).players == ("Al", "Bea")
+
+
 def test_the_archives_j_for_k_fault_is_read_as_the_tenth_file():
     faulty = text("gravon_barrage_marshal_raid.xml").replace('"K', '"J')
     assert read_xml(faulty).record == read_xml(text("gravon_barrage_marshal_raid.xml")).record

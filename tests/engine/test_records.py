@@ -65,6 +65,17 @@ def test_a_game_becomes_a_record_that_replays_to_the_same_position():
     assert check_record(record.to_dict())["result"] == {"winner": "red", "reason": "resignation"}
 
 
+def test_a_game_from_a_position_becomes_a_study_record():
+    game = Game.from_position(get_variant("classic"), {
+        Square.parse("a1"): (Color.RED, "flag"), Square.parse("e4"): (Color.RED, "scout"),
+        Square.parse("j10"): (Color.BLUE, "flag"), Square.parse("e7"): (Color.BLUE, "scout"),
+    }, to_move=Color.BLUE)
+    game.push(Move.parse("e7-e6"))
+    data = GameRecord.from_game(game).to_dict()
+    assert "position" in data and "setup" not in data and data["to_move"] == "blue"
+    assert check_record(data)["applied"] == 1
+
+
 def test_a_study_may_hold_any_arrangement_and_start_with_blue():
     data = study({"e4": "marshal"}, {"e5": "spy", "j10": "flag"}, ["e5-e4"], to_move="blue")
     verdict = check_record(data)

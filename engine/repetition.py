@@ -105,7 +105,8 @@ class RepetitionRules:
     def __init__(self, game: Game) -> None:
         self.game = game
         variant = game.variant
-        self.limit = variant.two_squares_limit
+        # 0 means "off" as in game records; a limit of zero moves would forbid every second move.
+        self.limit = variant.two_squares_limit or None
         self._limit_or_never = self.limit if self.limit is not None else float("inf")
         self.more_squares = variant.more_squares_rule and variant.moves_per_turn == 1
         self.runs: dict[Color, ShuffleRun | None] = {Color.RED: None, Color.BLUE: None}

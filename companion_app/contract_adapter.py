@@ -110,12 +110,15 @@ class ContractTranslator:
     def _guidance(self) -> None:
         check = self.board_check or {}
         mismatch = check and not check.get("matches", True)
+        # The referee names squares to fill/clear ("missing"/"extra" in the first contract draft).
+        fill = list(check.get("fill", check.get("missing", ()))) if check else []
+        clear = list(check.get("clear", check.get("extra", ()))) if check else []
         if self.my_setup is not None:
-            missing = set(check.get("missing", ())) if check else set(self.my_setup)
+            missing = set(fill) if check else set(self.my_setup)
             self.deliver("placement", {"sensed": [sq for sq in self.my_setup if sq not in missing]})
         in_game = self.contract_phase == "playing" and (self.ply > 0 or self.seat is None)
         if mismatch and in_game:
-            self.deliver("guidance", {"clear": check.get("extra", []), "fill": check.get("missing", [])})
+            self.deliver("guidance", {"clear": clear, "fill": fill})
         else:
             self.deliver("guidance", {})
 

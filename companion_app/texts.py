@@ -45,20 +45,26 @@ def battle_text(tr: Translator, battle: Battle, seat: str | None) -> str:
         lines.append(tr("{side} won the battle.").format(side=color_name(tr, winner)))
     off = battle_removals(battle)
     if off:
-        parts = [tr("{piece} from {square}").format(piece=piece_words(tr, kind), square=square)
-                 for square, kind in off]
+        parts = [tr("{piece} from {square}").format(piece=piece_words(tr, kind), square=battle.square)
+                 for kind in off]
         lines.append(tr("Take off the board: {what}").format(what=", ".join(parts)))
+    if battle.outcome == "defender":
+        lines.append(tr("Put {piece} back on {square}.").format(
+            piece=piece_words(tr, battle.defender_kind), square=battle.square))
     return "\n".join(lines)
 
 
-def battle_removals(battle: Battle) -> list[tuple[str, str | None]]:
-    """(square, kind) of every piece the battle takes off the physical board."""
+def battle_removals(battle: Battle) -> list[str | None]:
+    """Kinds of the pieces the battle takes off the board.
+
+    On the physical board both pieces were lifted and the attacker put on the target square,
+    so every piece to take off is on (or just lifted from) the target square.
+    """
     out = []
     if battle.outcome in ("defender", "both"):
-        # The losing attacker is in the player's hand or on the target square: name where it came from.
-        out.append((battle.origin or battle.square, battle.attacker_kind))
+        out.append(battle.attacker_kind)
     if battle.outcome in ("attacker", "both"):
-        out.append((battle.square, battle.defender_kind))
+        out.append(battle.defender_kind)
     return out
 
 

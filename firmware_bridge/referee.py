@@ -23,7 +23,10 @@ from .clocks import TimeControl
 from .journal import Journal
 from .mqtt_link import MqttLink
 from .pairing import PairingDesk
+from .recognition import IllegalAttempt, MoveMade
+from .referee_board import BoardWatcher, SensorFeed
 from .session import CommandError, Ruling, Session
+from .snapshots import StableBoard
 
 log = logging.getLogger(__name__)
 SOFTWARE = "arbiter-referee/1"
@@ -48,7 +51,7 @@ class RefereeSettings:
 class Referee:
     """One board's referee: owns the session, the MQTT link and the pairing desk."""
 
-    def __init__(self, settings: RefereeSettings, recognizer_factory: Callable | None = None) -> None:
+    def __init__(self, settings: RefereeSettings) -> None:
         self.settings = settings
         self.topics = contract.Topics(settings.board)
         self.journal = Journal(settings.journal_path)
@@ -61,8 +64,10 @@ class Referee:
         self.on_pairing_code: Callable[[str, str], None] | None = None  # (seat, code): show it
         self.occupancy: frozenset[str] | None = None  # latest stable board, None without a board
         self.online: dict[str, str] = {}  # client id -> role, from presence
-        self._recognizer_factory = recognizer_factory
-        self._recognizer = None
+        self.watcher = BoardWatcher(self._board_move)
+        self.feed: SensorFeed | None = None
+        self._last_check: dict | None = None
+        self.last_board_ruling: tuple | None = None
         self._lock = threading.RLock()
         self._channels: dict[str, crypto.Channel] = {}
         self._stopping = threading.Event()
@@ -85,11 +90,15 @@ class Referee:
         self.started_at = time.monotonic()
         self._ticker = threading.Thread(target=self._tick_loop, name="referee-clock", daemon=True)
         self._ticker.start()
+        if self.feed:
+            self.feed.start()
         return self.link.start(wait)
 
     def stop(self) -> None:
         """Publish offline presence, disconnect, close the journal."""
         self._stopping.set()
+        if self.feed:
+            self.feed.stop()
         if self._ticker:
             self._ticker.join(timeout=2)
         self.link.stop(farewell=(self.topics.presence("referee"), self._presence(False), True))
@@ -316,49 +325,76 @@ class Referee:
         return {s.name for s in variant.squares() if s.rank in rows}
 
     # -- the board --------------------------------------------------------------------------
+    def attach_board(self, source, stabiliser=None) -> None:
+        """Read moves from a sensor source (serial, GPIO or simulated) from now on."""
+        self.session.board_input = True
+        self.feed = SensorFeed(source, self.on_stable, self.poll_board, stabiliser)
+        if self.started_at:
+            self.feed.start()
+
     def board_check(self) -> dict | None:
         """How the physical board differs from what the referee expects (None without a board)."""
         if self.occupancy is None:
             return None
+        if self.session.game is not None:
+            return self.watcher.check()
+        # Setup phase: the submitted setups say where pieces belong (other squares stay empty).
         expected = self.session.expected_occupancy()
-        missing = sorted(expected - self.occupancy)
-        extra = sorted(self.occupancy - expected)
-        return {"matches": not missing and not extra, "missing": missing, "extra": extra}
+        return {"matches": expected == self.occupancy, "clear": sorted(self.occupancy - expected),
+                "fill": sorted(expected - self.occupancy), "wrong": [], "reason": "setup",
+                "reading": False}
 
-    def on_board(self, occupied: frozenset[str] | frozenset[Square]) -> None:
+    def on_stable(self, stable: StableBoard) -> None:
         """A new stable board from the sensors: pairing, then move recognition."""
-        names = frozenset(s if isinstance(s, str) else s.name for s in occupied)
         with self._lock:
-            before = self.board_check()
-            self.occupancy = names
-            for challenge in self.desk.placed(names):
+            self.occupancy = frozenset(s.name for s in stable.occupied())
+            for challenge in self.desk.placed(self.occupancy):
                 self._grant(challenge)
-            moves = self._recognise(names)
-            rulings = []
-            for move in moves:
-                try:
-                    rulings.append(self.session.board_move(move))
-                except CommandError as error:
-                    log.info("ignored a board move %s: %s", move, error)
-            if rulings:
-                self._publish_rulings(rulings)
-            elif self.board_check() != before:
-                self._publish_snapshots()
+            self.watcher.feed(stable, self.session.game)
+            self._publish_if_board_changed()
 
-    def _recognise(self, occupied: frozenset[str]) -> list[Move]:
-        """Moves the board shows, by the recogniser if one is plugged in, else a plain diff."""
-        game = self.session.game
-        if game is None or game.result is not None or self.desk.squares_in_use():
-            return []
-        if self._recognizer_factory is not None:
-            if self._recognizer is None:
-                self._recognizer = self._recognizer_factory(self.session)
-            return list(self._recognizer(occupied))
-        expected = self.session.expected_occupancy()
-        lifted, placed = expected - occupied, occupied - expected
-        if len(lifted) == 1 and len(placed) == 1:
-            return [Move(Square.parse(next(iter(lifted))), Square.parse(next(iter(placed))))]
-        return []
+    def on_board(self, occupied) -> None:
+        """Convenience for tests and tools: a stable board with exactly these squares occupied."""
+        variant = self.session.variant
+        squares = [Square.parse(s) if isinstance(s, str) else s for s in occupied]
+        self.on_stable(StableBoard.from_squares(squares, variant.width, variant.height, time.monotonic()))
+
+    def poll_board(self, now: float) -> None:
+        """Called every few ms by the sensor feed: rulings that wait on time."""
+        with self._lock:
+            self.watcher.poll(now, self.session.game)
+            self._publish_if_board_changed()
+
+    def _publish_if_board_changed(self) -> None:
+        check = self.board_check()
+        if check != self._last_check:
+            self._last_check = check
+            self._publish_snapshots()
+            self._show_leds()
+
+    def _show_leds(self) -> None:
+        if self.feed is None:
+            return
+        game, variant = self.session.game, self.session.variant
+        try:
+            self.feed.source.show_leds(self.watcher.leds(variant.width, variant.height,
+                                                         game.last_move if game else None))
+        except Exception:  # LEDs are a help, never a reason to stop refereeing
+            log.debug("could not show LEDs", exc_info=True)
+
+    def _board_move(self, observation: MoveMade | IllegalAttempt) -> None:
+        """The recogniser saw a move (legal or not): rule it, announce it, guide the board."""
+        try:
+            ruling = self.session.board_move(observation.move)
+        except CommandError as error:
+            log.info("ignored a board move %s: %s", observation.move, error)
+            return
+        self.last_board_ruling = (observation, time.monotonic())
+        self._publish_rulings([ruling])
+        if ruling.kind == "move":
+            self.watcher.ruled()
+        self._last_check = self.board_check()
+        self._show_leds()
 
     def play(self, move: Move | str) -> Ruling:
         """Rule a move as if the board had shown it (the terminal game and tests use this)."""

@@ -266,7 +266,9 @@ class Session:
         """A move recognised on the physical board: ruled, or refused with the reason."""
         if self.game is None or self.game.result is not None:
             raise CommandError("wrong-phase", "no game is being played")
-        seat = self.game.to_move.value
+        piece = self.game.piece_at(move.origin)
+        # A refusal names whoever touched the piece; a move is always the side to move's.
+        seat = piece.color.value if piece else self.game.to_move.value
         refusal = self.game.check(move)
         if refusal:
             item = ("refusal", {"move": str(move), "seat": seat, "rule": refusal.rule,

@@ -77,6 +77,18 @@ def test_a_finished_game_names_the_winner_and_the_reason(tmp_path):
     assert json.loads(done.stdout)["result"] == {"winner": "red", "reason": "flag-captured"}
 
 
+def test_a_chase_that_would_repeat_a_position_is_refused_by_the_more_squares_rule(tmp_path):
+    """Example 2.1 of docs/rules/repetition.md: a General chases a Major round a block."""
+    chase = ["a2-a1", "b1-b2", "a1-b1", "b2-a2", "b1-b2", "a2-a1", "b2-a2", "a1-b1", "a2-a1"]
+    record = {"variant": "classic", "moves": chase, "position": {
+        "red": {"a2": "general", "j1": "flag", "j2": "sergeant"},
+        "blue": {"b1": "major", "j10": "flag", "j9": "scout"}}}
+    done = run_arbiter(str(write(tmp_path, record)))
+    verdict = json.loads(done.stdout)
+    assert verdict["applied"] == 8
+    assert verdict["illegal"]["index"] == 8 and verdict["illegal"]["rule"] == "more-squares"
+
+
 def test_the_record_can_come_from_standard_input():
     done = run_arbiter("-", stdin=json.dumps({**RAID, "ending": {"reason": "agreement"}}))
     assert done.returncode == 0

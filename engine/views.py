@@ -44,6 +44,7 @@ class PlayerView:
     last_events: list[dict[str, Any]]
     result: dict[str, Any] | None
     two_squares_left: int | None  # the viewer's own moves left in its current back-and-forth
+    chase_warning: dict[str, Any] | None  # the viewer is chasing: what the more-squares rule forbids
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-safe data."""
@@ -90,7 +91,15 @@ def player_view(game: Game, viewer: Color | None) -> PlayerView:
         last_events=redact_events(game, game.last_events(), viewer),
         result=game.result.to_dict() if game.result else None,
         two_squares_left=two_squares_left,
+        chase_warning=_chase_warning(game, viewer),
     )
+
+
+def _chase_warning(game: Game, viewer: Color | None) -> dict[str, Any] | None:
+    if viewer is None or game.result is not None:
+        return None
+    warning = game.repetition.chase_warning(viewer)
+    return warning.to_dict() if warning is not None else None
 
 
 def redact_event(game: Game, event: Event, viewer: Color | None) -> dict[str, Any] | None:

@@ -107,9 +107,6 @@ def test_a_study_may_hold_any_arrangement_and_start_with_blue():
     ({"variant": "classic", "position": {}, "moves": "a4-a5"}, "'moves' is a list"),
     ({"variant": "classic", "position": {}, "moves": [["a4", "a5"]]}, "'moves' is a list"),
     ({"variant": "classic", "position": {}, "moves": ["a4a5"]}, "move 0 is not a move"),
-    ({"variant": "classic", "position": {}, "moves": ["a4-a5", "a7-a12"]},
-     r"move 1 \(a7-a12\) names a12, which is not on the 10x10 board"),
-    ({"variant": "strategy8", "position": {}, "moves": ["i1-i2"]}, "not on the 8x8 board"),
     ({"variant": "classic", "position": {}, "volcanoes": "b5"}, "'volcanoes' is a list"),
     ({"variant": "classic", "position": {}, "volcanoes": ["z9"]}, "not on the 10x10 board"),
     ({"variant": "classic", "position": {}, "moves_per_turn": 3}, "'moves_per_turn' is 1 or 2"),
@@ -256,3 +253,13 @@ def test_the_record_pieces_keep_their_squares():
     record = GameRecord.from_dict(study({"a1": "flag"}, {"j10": "flag"}))
     assert record.pieces == {Square.parse("a1"): (Color.RED, "flag"),
                              Square.parse("j10"): (Color.BLUE, "flag")}
+
+
+def test_a_move_off_the_board_is_refused_as_movement_after_the_good_moves():
+    record = {"variant": "classic", "position": {"red": {"a4": "scout", "j1": "flag"},
+                                                 "blue": {"j10": "flag", "a10": "sergeant"}},
+              "moves": ["a4-a5", "a10-a9", "a5-a12"]}
+    verdict = check_record(record)
+    assert verdict["applied"] == 2
+    assert verdict["illegal"]["index"] == 2 and verdict["illegal"]["rule"] == "movement"
+    assert "a12 is not on the board" in verdict["illegal"]["message"]

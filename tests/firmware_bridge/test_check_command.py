@@ -141,7 +141,6 @@ INVALID = {
                       "Red has 0 Scouts, needs 8"),
     "bad square": ({"variant": "classic", "position": {"red": {"k11": "flag"}}},
                    "not on the 10x10 board"),
-    "bad move square": ({**RAID, "moves": ["e4-e11"]}, "e11, which is not on the 10x10 board"),
     "not a move": ({**RAID, "moves": ["e4 to e5"]}, "move 0 is not a move"),
     "ending without colour": ({**RAID, "ending": {"reason": "resignation"}}, "needs the 'color'"),
 }

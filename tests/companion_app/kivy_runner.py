@@ -30,6 +30,7 @@ class Driver(App):
         super().__init__()
         self.scenario, self.out, self.args = scenario, out, args
         self.report: dict = {"screenshots": []}
+        self.on_finish = None  # a scenario's clean-up (stop brokers, referees)
 
     def build(self):
         self.stage = FloatLayout()
@@ -52,6 +53,11 @@ class Driver(App):
         Clock.schedule_once(self._next, wait if wait is not None else 0.05)
 
     def _finish(self):
+        if self.on_finish is not None:
+            try:
+                self.on_finish()
+            except Exception:
+                self.report.setdefault("error", traceback.format_exc())
         (self.out / "report.json").write_text(json.dumps(self.report, indent=1, default=str))
         self.stop()
 

@@ -1,0 +1,22 @@
+"""Two real tablets and the board window against the real referee, over MQTT, under Xvfb."""
+
+from __future__ import annotations
+
+
+def test_pair_setup_and_play_by_moving_tokens_on_the_simulated_board(run_scenario):
+    report, _ = run_scenario("network_game", timeout=180)
+    # Pairing: the referee named an empty square; a token put there granted the seat.
+    assert report["red_pairing_square"] and report["blue_pairing_square"]
+    assert report["placing_before"] == "0 / 40"
+    assert report["connection"]["referee"] == "online"
+    assert report["connection"]["red"] == "online" and report["connection"]["blue"] == "online"
+    # Every move dragged on the board window was ruled and reached both tablets.
+    assert report["plies"] == 14
+    assert report["red_ply"] == report["blue_ply"] == 14
+    assert report["battles"] >= 1
+    for red_text, blue_text in report["battle_texts"]:
+        assert ("Your " in red_text) != ("Your " in blue_text)
+        assert "Take off the board:" in red_text and "Take off the board:" in blue_text
+    # Neither tablet ever drew a rank its player may not know, nor a piece that is not there.
+    assert report["violations"] == []
+    assert report["result"] == "Draw\nReason: both players agreed to a draw"

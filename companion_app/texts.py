@@ -108,6 +108,7 @@ RESULT_REASONS = {
     "no-movable-pieces": N_("a side has no piece that can move"),
     "no-legal-move": N_("a side had no legal move left"),
     "both-immobile": N_("neither side can move"),
+    "neither-can-move": N_("neither side can move"),  # Espionage: every mobile piece blocked
     "agreement": N_("both players agreed to a draw"),
     "resignation": N_("a player resigned"),
     "game-time": N_("the game time ran out"),

@@ -22,6 +22,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en")
     parser.add_argument("--variant", default="classic")
+    parser.add_argument("--display", action="store_true", help="also open the referee display")
+    parser.add_argument("--quit-after", type=float, default=0, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 

@@ -19,6 +19,14 @@ def prepare(width: int | None = None, height: int | None = None, quiet: bool = T
         os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="arbiter-kivy-"))
     from kivy.config import Config
 
+    if quiet:
+        import logging
+
+        # Kivy reports missing optional providers (mtdev, clipboard tools) as errors; a user
+        # starting the app needs none of them.
+        logging.getLogger("kivy").setLevel(logging.CRITICAL + 10)
+        Config.set("kivy", "log_level", "critical")
+
     if width and height:
         Config.set("graphics", "width", str(width))
         Config.set("graphics", "height", str(height))

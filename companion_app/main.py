@@ -19,6 +19,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--numbering", choices=("new", "old"), default="new",
                         help="new: Marshal 10 ... Spy 1; old: Marshal 1 ... Scout 9")
     parser.add_argument("--size", default="1280x800", help="window size WIDTHxHEIGHT")
+    parser.add_argument("--position", default="", help="window position LEFT,TOP on the screen")
     parser.add_argument("--credentials", default=None,
                         help="file keeping this tablet's pairing (default: in the app's folder)")
     return parser.parse_args(argv)
@@ -33,6 +34,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     width, height = (int(v) for v in args.size.lower().split("x"))
     kivy_env.prepare(width, height)
+    if args.position:
+        from kivy.config import Config
+
+        left, top = args.position.split(",")
+        Config.set("graphics", "position", "custom")
+        Config.set("graphics", "left", left)
+        Config.set("graphics", "top", top)
     from kivy.app import App
 
     from companion_app.app_root import TabletRoot

@@ -8,11 +8,20 @@ from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
-from kivy.uix.widget import Widget
 
 from companion_app.table import TableState
 from companion_app.widgets import BigButton, WrapLabel
+
+
+def scrolling(box: BoxLayout) -> ScrollView:
+    """A column that scrolls when the window is shorter than its content (a phone held sideways)."""
+    box.size_hint_y = None
+    box.bind(minimum_height=box.setter("height"))
+    view = ScrollView(do_scroll_x=False)
+    view.add_widget(box)
+    return view
 
 
 class ConnectScreen(Screen):
@@ -21,7 +30,7 @@ class ConnectScreen(Screen):
     def __init__(self, root, **kwargs: Any):
         super().__init__(name="connect", **kwargs)
         self.root_app = root
-        box = BoxLayout(orientation="vertical", padding=dp(24), spacing=dp(12))
+        box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(10))
         self.title = Label(font_size=sp(30), bold=True, size_hint_y=None, height=dp(56))
         self.found_label = WrapLabel(font_size=sp(18))
         self.found_box = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
@@ -40,9 +49,9 @@ class ConnectScreen(Screen):
             seats.add_widget(button)
         self.error = WrapLabel(font_size=sp(17), color=(1, 0.55, 0.5, 1))
         for w in (self.title, self.found_label, self.found_box, self.address_label, self.address,
-                  seats, self.error, Widget()):
+                  seats, self.error):
             box.add_widget(w)
-        self.add_widget(box)
+        self.add_widget(scrolling(box))
         self.found: dict[str, str] = {}
 
     def add_found(self, name: str, address: str) -> None:
@@ -85,10 +94,10 @@ class PairingScreen(Screen):
     def __init__(self, root, **kwargs: Any):
         super().__init__(name="pairing", **kwargs)
         self.root_app = root
-        box = BoxLayout(orientation="vertical", padding=dp(24), spacing=dp(14))
+        box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(10))
         self.title = Label(font_size=sp(28), bold=True, size_hint_y=None, height=dp(50))
         self.instruction = WrapLabel(font_size=sp(22), halign="center")
-        self.square = Label(font_size=sp(80), bold=True, size_hint_y=None, height=dp(120))
+        self.square = Label(font_size=sp(72), bold=True, size_hint_y=None, height=dp(96))
         self.code_label = WrapLabel(font_size=sp(17), halign="center")
         self.code = TextInput(multiline=False, font_size=sp(28), size_hint_y=None, height=dp(60),
                               input_filter="int")
@@ -98,10 +107,14 @@ class PairingScreen(Screen):
         self.cancel = BigButton()
         self.cancel.bind(on_release=lambda *_: self.root_app.disconnect())
         self.message = WrapLabel(font_size=sp(17), halign="center")
-        for w in (self.title, self.instruction, self.square, self.code_label, self.code,
-                  self.send_code, self.message, Widget(), self.cancel):
+        code_row = BoxLayout(size_hint_y=None, height=dp(60), spacing=dp(8))
+        self.send_code.size_hint_x = 0.4
+        code_row.add_widget(self.code)
+        code_row.add_widget(self.send_code)
+        for w in (self.title, self.instruction, self.square, self.message, self.code_label, code_row,
+                  self.cancel):
             box.add_widget(w)
-        self.add_widget(box)
+        self.add_widget(scrolling(box))
 
     def refresh(self, state: TableState) -> None:
         """Show the challenge the referee chose."""

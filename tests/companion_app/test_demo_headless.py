@@ -27,3 +27,17 @@ def test_demo_without_display_plays_a_scripted_game_through_broker_referee_and_b
     # Each tablet told its own side of every battle.
     assert "Your " in out and "attacked your" in out
     assert "no hidden enemy rank among them" in out
+
+
+def test_demo_with_a_display_opens_board_and_tablet_windows_and_closes_them(xvfb, tmp_path):
+    env = dict(os.environ, DISPLAY=xvfb, ARBITER_APP_HOME=str(tmp_path), PYTHONPATH=str(REPO),
+               KIVY_HOME=str(tmp_path / "kivy"))
+    result = subprocess.run([sys.executable, "-m", "firmware_bridge.cli", "demo", "--quit-after", "6"],
+                            cwd=REPO, env=env, capture_output=True, text=True, timeout=90)
+    assert result.returncode == 0, result.stdout + result.stderr[-3000:]
+    assert "broker and referee at mqtt://127.0.0.1:" in result.stdout
+    assert "no display found" not in result.stdout
+    # The tablets (child processes connected to this demo's broker) are gone with the board window.
+    url = result.stdout.split("referee at ")[1].split(";")[0]
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert url not in ps

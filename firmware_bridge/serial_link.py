@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 import serial
 
@@ -31,7 +31,7 @@ REASONS = {protocol.REASON_CHANGE: "change", protocol.REASON_KEEPALIVE: "keepali
            protocol.REASON_REQUESTED: "requested"}
 
 
-class LinkStatus(str, Enum):
+class LinkStatus(StrEnum):
     """Where the link stands."""
 
     STOPPED = "stopped"
@@ -68,6 +68,32 @@ class LinkStats:
     board_status: list[str] = field(default_factory=list)
 
 
+class SequenceCheck:
+    """Accepts each board frame once and in order: duplicates and stale copies are refused."""
+
+    def __init__(self) -> None:
+        self.last: int | None = None
+        self.duplicates = 0
+        self.lost = 0
+
+    def reset(self, seq: int | None = None) -> None:
+        """Start afresh (the board said HELLO: its sequence restarts)."""
+        self.last = seq
+
+    def accept(self, seq: int) -> bool:
+        """True for a frame newer than the last accepted one; gaps are counted as lost frames."""
+        if self.last is None:
+            self.last = seq
+            return True
+        distance = protocol.seq_distance(self.last, seq)
+        if distance == 0 or distance >= 0x8000:
+            self.duplicates += 1  # a repeat or a stale copy: the newer state is already here
+            return False
+        self.lost += distance - 1
+        self.last = seq
+        return True
+
+
 class SerialLink:
     """Keeps a scanner connected and turns its frames into Readings."""
 
@@ -92,6 +118,7 @@ class SerialLink:
         self._write_lock = threading.Lock()
         self._tx_seq = 0
         self._leds: list[int] | None = None
+        self._sequence = SequenceCheck()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -158,7 +185,7 @@ class SerialLink:
             return False
         self.stats.connects += 1
         self.info = None
-        self._last_seq: int | None = None
+        self._sequence = SequenceCheck()
         self._set_status(LinkStatus.WAITING, f"port {self.port} open, waiting for the board")
         self.request_snapshot()
         return True
@@ -211,14 +238,18 @@ class SerialLink:
             self.info = BoardInfo(hello["firmware"], hello["width"], hello["height"],
                                   hello["sensor_kind"] == protocol.SENSOR_IDENTIFYING,
                                   hello["scan_hz"], hello["name"])
-            self._last_seq = seq
+            self._sequence.reset(seq)
             version = ".".join(str(n) for n in self.info.firmware)
             self._set_status(LinkStatus.CONNECTED, f"connected to {self.info.name} "
                              f"({self.info.width}x{self.info.height}, firmware {version})")
             if self._leds is not None and len(self._leds) == self.info.width * self.info.height:
                 self._send(protocol.MSG_SET_LEDS, protocol.pack_leds(self._leds))
             return
-        if not self._sequence_ok(seq):
+        duplicates, lost = self._sequence.duplicates, self._sequence.lost
+        accepted = self._sequence.accept(seq)
+        self.stats.duplicates += self._sequence.duplicates - duplicates
+        self.stats.lost += self._sequence.lost - lost
+        if not accepted:
             return
         if msg_type == protocol.MSG_SNAPSHOT:
             self._snapshot(payload, now)
@@ -228,18 +259,6 @@ class SerialLink:
         else:
             self.stats.bad_payloads += 1
 
-    def _sequence_ok(self, seq: int) -> bool:
-        if self._last_seq is None:
-            self._last_seq = seq
-            return True
-        distance = protocol.seq_distance(self._last_seq, seq)
-        if distance == 0 or distance >= 0x8000:
-            self.stats.duplicates += 1  # a repeat or a stale frame: the newer state is already here
-            return False
-        self.stats.lost += distance - 1
-        self._last_seq = seq
-        return True
-
     def _snapshot(self, payload: bytes, now: float) -> None:
         info = self.info
         if info is None:
@@ -247,7 +266,8 @@ class SerialLink:
             return
         kind = protocol.SENSOR_IDENTIFYING if info.identifying else protocol.SENSOR_OCCUPANCY
         try:
-            reason, _scan, values = protocol.unpack_snapshot(kind, info.width * info.height, payload)
+            reason, _scan, age_ms, values = protocol.unpack_snapshot(
+                kind, info.width * info.height, payload)
         except protocol.ProtocolError:
             self.stats.bad_payloads += 1
             return
@@ -255,12 +275,17 @@ class SerialLink:
         if self.status == LinkStatus.SILENT:
             self._set_status(LinkStatus.CONNECTED, f"connected to {info.name}")
         reading = Reading(tuple(values), info.width, info.height, now, info.identifying,
-                          REASONS[reason])
+                          REASONS[reason], age_ms / 1000.0)
         if self.on_reading is not None:
             self.on_reading(reading)
         else:
-            with contextlib.suppress(queue.Full):
-                self.readings.put_nowait(reading)
+            while True:
+                try:
+                    self.readings.put_nowait(reading)
+                    break
+                except queue.Full:  # nobody is consuming: the newest state matters, drop the oldest
+                    with contextlib.suppress(queue.Empty):
+                        self.readings.get_nowait()
 
     def _send(self, msg_type: int, payload: bytes) -> None:
         with self._write_lock:

@@ -3,9 +3,12 @@
 A Reading is one report of every square (from the serial link, a GPIO scan or the simulated
 board). The Stabiliser debounces each square over a few readings (needed for raw GPIO
 scans; the serial firmware already debounces, so it uses 1) and then waits until the whole
-board has been quiet for `quiet_s` before it hands out a StableBoard. Hands in motion,
-a piece resting between two squares or a slid scout produce short-lived states; those
-never become stable unless they last.
+board has been quiet for `quiet_s` before it hands out a StableBoard. Hands in motion
+and a slid scout produce short-lived states; those never become stable unless they last.
+A square that chatters (changes `chatter_changes` times within `chatter_window_s`, or
+reverts to its previous value within `revert_s`: a piece resting between two squares or
+passing over them, a knocked piece, a worn contact) makes the board wait `chatter_quiet_s`
+instead, so a half-placed piece is not read as placed.
 
 Both feed() and poll() return the new StableBoard when one is established, else None; call
 poll(now) regularly (every few ms) because a board becomes stable by *not* changing.
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.squares import Square
+from engine import Square
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,7 @@ class Reading:
     time: float
     identifying: bool = False
     reason: str = "scan"  # "change" | "keepalive" | "requested" | "scan"
+    changed_ago: float = 0.0  # the source says the values last changed this long before `time`
 
 
 @dataclass(frozen=True)
@@ -41,15 +45,19 @@ class StableBoard:
     changed_at: float  # when the last square changed to reach it
     identifying: bool = False
     _occupied: frozenset[Square] = field(default=frozenset(), compare=False, repr=False)
+    # Every debounced change since the previous stable board, in order: (square, time, value).
+    # States too short to be stable still show here (a target emptied for a moment in an attack).
+    events: tuple[tuple[Square, float, object], ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def from_values(cls, values, width: int, height: int, time: float = 0.0,
-                    changed_at: float | None = None, identifying: bool = False) -> StableBoard:
+                    changed_at: float | None = None, identifying: bool = False,
+                    events: tuple = ()) -> StableBoard:
         """Build one, computing the occupied set once."""
         values = tuple(values)
         occupied = frozenset(Square(i % width, i // width) for i, v in enumerate(values) if v)
         return cls(values, width, height, time, time if changed_at is None else changed_at,
-                   identifying, occupied)
+                   identifying, occupied, events)
 
     @classmethod
     def from_squares(cls, occupied, width: int, height: int, time: float = 0.0) -> StableBoard:
@@ -72,11 +80,20 @@ class StableBoard:
 class Stabiliser:
     """Debounces squares over `debounce_samples` readings, then waits for `quiet_s` of stillness."""
 
-    def __init__(self, debounce_samples: int = 1, quiet_s: float = 0.02) -> None:
+    def __init__(self, debounce_samples: int = 1, quiet_s: float = 0.02,
+                 chatter_changes: int = 3, chatter_window_s: float = 0.3,
+                 chatter_quiet_s: float = 0.25, revert_s: float = 0.08) -> None:
         if debounce_samples < 1:
             raise ValueError("debounce_samples must be at least 1")
         self.debounce_samples = debounce_samples
         self.quiet_s = quiet_s
+        self.chatter_changes = chatter_changes
+        self.chatter_window_s = chatter_window_s
+        self.chatter_quiet_s = chatter_quiet_s
+        self.revert_s = revert_s
+        self._recent: dict[int, list[float]] = {}  # square index -> times of its recent changes
+        self._needed_quiet = quiet_s
+        self._events: list[tuple[int, float, object]] = []
         self._current: list | None = None
         self._candidate: list = []
         self._streak: list[int] = []
@@ -101,6 +118,8 @@ class Stabiliser:
             self._streak = [0] * len(reading.values)
             self._changed_at = reading.time
             self._emitted = None
+            self._recent.clear()
+            self._events = []
         else:
             self._debounce(reading)
         return self.poll(reading.time)
@@ -120,20 +139,40 @@ class Stabiliser:
             if streak[i] >= needed:
                 current[i] = value
                 streak[i] = 0
-                self._changed_at = reading.time
+                # A change reported late (its own frame lost) is dated when it happened.
+                when = max(self._changed_at, reading.time - reading.changed_ago)
+                self._changed_at = when
+                self._note_change(i, when)
+                self._events.append((i, when, value))
+
+    def _note_change(self, index: int, now: float) -> None:
+        horizon = now - self.chatter_window_s
+        times = [t for t in self._recent.get(index, ()) if t > horizon]
+        reverted = bool(times) and now - times[-1] <= self.revert_s
+        times.append(now)
+        self._recent[index] = times
+        if len(times) >= self.chatter_changes or reverted:
+            self._needed_quiet = max(self.quiet_s, self.chatter_quiet_s)
 
     def poll(self, now: float) -> StableBoard | None:
         """A StableBoard if the debounced board has now been quiet long enough and is new."""
-        if self._current is None or now - self._changed_at < self.quiet_s:
+        if self._current is None or now - self._changed_at < self._needed_quiet:
             return None
+        self._needed_quiet = self.quiet_s
+        self._recent.clear()
         values = tuple(self._current)
-        if values == self._emitted:
+        if values == self._emitted and not self._events:
             return None
+        # Back where it was, but through changes (a target emptied and refilled): report it,
+        # the recogniser needs those changes.
         self._emitted = values
         width, height, identifying = self._geometry
-        self.last = StableBoard.from_values(values, width, height, now, self._changed_at, identifying)
+        events = tuple((Square(i % width, i // width), t, v) for i, t, v in self._events)
+        self._events = []
+        self.last = StableBoard.from_values(values, width, height, now, self._changed_at,
+                                            identifying, events)
         return self.last
 
     def settling(self) -> bool:
         """True while the board has changed and is not yet stable."""
-        return self._current is not None and tuple(self._current) != self._emitted
+        return self._current is not None and (bool(self._events) or tuple(self._current) != self._emitted)

@@ -12,6 +12,7 @@ loses power with the cable: it restarts with a new HELLO and sequence 0).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import tempfile
@@ -129,10 +130,8 @@ class PtySerialServer:
         self._thread = None
         if self._fds is not None:
             for fd in self._fds:
-                try:
+                with contextlib.suppress(OSError):
                     os.close(fd)
-                except OSError:
-                    pass
             self._fds = None
         if os.path.lexists(self.device):
             os.unlink(self.device)

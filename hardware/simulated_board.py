@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from engine.squares import Square
+from engine import Square
 
 OCCUPANCY = "occupancy"
 IDENTIFYING = "identifying"
@@ -141,6 +141,11 @@ class SimulatedBoard:
             tag = self.lift(square)
             self._hand.remove(tag)
             return tag
+
+    def discard(self, token: int) -> None:
+        """Put a token from the hand into the box (a captured piece leaves the game)."""
+        with self._lock:
+            self._hand.remove(token)
 
     def occupied(self) -> frozenset[Square]:
         """The squares with a token on them (the truth, without sensor faults)."""

@@ -193,12 +193,12 @@ def unpack_hello(payload):
     if len(payload) < 9:
         raise ProtocolError("HELLO too short")
     if payload[0] != PROTOCOL_VERSION:
-        raise ProtocolError("unsupported protocol version %d" % payload[0])
+        raise ProtocolError("unsupported protocol version " + str(payload[0]))
     width, height, kind = payload[4], payload[5], payload[6]
     if not (1 <= width <= 26 and 1 <= height <= 26):
         raise ProtocolError("board geometry out of range")
     if kind not in (SENSOR_OCCUPANCY, SENSOR_IDENTIFYING):
-        raise ProtocolError("unknown sensor kind %d" % kind)
+        raise ProtocolError("unknown sensor kind " + str(kind))
     try:
         name = bytes(payload[9:]).decode("utf-8")
     except UnicodeError:
@@ -221,10 +221,18 @@ def snapshot_size(sensor_kind, squares):
     return squares * 2
 
 
-def pack_snapshot(sensor_kind, reason, scan_count, values):
-    """SNAPSHOT payload. values: one per square, index = rank * width + file; bool or tag."""
+SNAPSHOT_HEADER = 7  # reason (1), scan count (4), ms since the last change (2)
+
+
+def pack_snapshot(sensor_kind, reason, scan_count, values, age_ms=0):
+    """SNAPSHOT payload. values: one per square, index = rank * width + file; bool or tag.
+
+    age_ms says how long ago the board last changed (capped at 65535), so the host dates a
+    change correctly even when the frame that reported it was lost.
+    """
+    age_ms = min(max(age_ms, 0), 0xFFFF)
     out = bytearray((reason, (scan_count >> 24) & 0xFF, (scan_count >> 16) & 0xFF,
-                     (scan_count >> 8) & 0xFF, scan_count & 0xFF))
+                     (scan_count >> 8) & 0xFF, scan_count & 0xFF, age_ms >> 8, age_ms & 0xFF))
     if sensor_kind == SENSOR_OCCUPANCY:
         bits = bytearray(snapshot_size(sensor_kind, len(values)))
         for index, value in enumerate(values):
@@ -239,21 +247,22 @@ def pack_snapshot(sensor_kind, reason, scan_count, values):
 
 
 def unpack_snapshot(sensor_kind, squares, payload):
-    """(reason, scan_count, values) from a SNAPSHOT payload; values are bools or int tags."""
-    if len(payload) != 5 + snapshot_size(sensor_kind, squares):
+    """(reason, scan_count, age_ms, values) from a SNAPSHOT payload; values are bools or int tags."""
+    if len(payload) != SNAPSHOT_HEADER + snapshot_size(sensor_kind, squares):
         raise ProtocolError("SNAPSHOT has the wrong length for this board")
     reason = payload[0]
     if reason not in (REASON_CHANGE, REASON_KEEPALIVE, REASON_REQUESTED):
-        raise ProtocolError("unknown snapshot reason %d" % reason)
+        raise ProtocolError("unknown snapshot reason " + str(reason))
     scan_count = (payload[1] << 24) | (payload[2] << 16) | (payload[3] << 8) | payload[4]
-    data = payload[5:]
+    age_ms = (payload[5] << 8) | payload[6]
+    data = payload[SNAPSHOT_HEADER:]
     if sensor_kind == SENSOR_OCCUPANCY:
         values = [bool(data[i >> 3] & (1 << (i & 7))) for i in range(squares)]
         if squares % 8 and data[-1] >> (squares % 8):
             raise ProtocolError("padding bits set in SNAPSHOT")
     else:
         values = [(data[2 * i] << 8) | data[2 * i + 1] for i in range(squares)]
-    return reason, scan_count, values
+    return reason, scan_count, age_ms, values
 
 
 def pack_leds(colours):
@@ -267,7 +276,7 @@ def unpack_leds(squares, payload):
         raise ProtocolError("SET_LEDS has the wrong length for this board")
     for code in payload:
         if code not in LED_COLOURS:
-            raise ProtocolError("unknown LED colour %d" % code)
+            raise ProtocolError("unknown LED colour " + str(code))
     return list(payload)
 
 

@@ -76,6 +76,22 @@ class _Base:
         self.link = MqttLink(broker_url, self.client_id,
                              will=(self.topics.presence(self.client_id), offline, True))
         self.link.on_connected(self._announce)
+        self.referee_online = False
+        self.link.subscribe(self.topics.presence("referee"), self._on_referee_presence)
+
+    def _on_referee_presence(self, topic: str, raw: bytes) -> None:
+        try:
+            online = contract.decode("presence", raw)["online"]
+        except contract.ContractError:
+            return
+        back = online and not self.referee_online
+        self.referee_online = online
+        if back:
+            self._referee_back()
+        self._notify()
+
+    def _referee_back(self) -> None:
+        """The referee (re)started: it republishes snapshots by itself; nothing else to do here."""
 
     def _presence(self, online: bool) -> bytes:
         return contract.encode("presence", {"v": 1, "client": self.client_id, "role": self.role,
@@ -158,12 +174,10 @@ class DisplayClient(_Base):
         self.on_events: Callback = None
         self.state: dict | None = None
         self.info: dict | None = None
-        self.referee_online = False
         self._stream = _Stream()
         self.link.subscribe(self.topics.state, self._on_state)
         self.link.subscribe(self.topics.events, self._on_events)
         self.link.subscribe(self.topics.info, self._on_info)
-        self.link.subscribe(self.topics.presence("referee"), self._on_presence)
 
     @property
     def seq(self) -> int:
@@ -172,10 +186,6 @@ class DisplayClient(_Base):
 
     def _on_info(self, topic: str, raw: bytes) -> None:
         self.info = contract.decode("info", raw)
-        self._notify()
-
-    def _on_presence(self, topic: str, raw: bytes) -> None:
-        self.referee_online = contract.decode("presence", raw)["online"]
         self._notify()
 
     def _on_state(self, topic: str, raw: bytes) -> None:
@@ -410,6 +420,13 @@ class SeatClient(_Base):
         if self.on_public_state:
             self.on_public_state(self.public_state)
         self._notify()
+
+    def _referee_back(self) -> None:
+        # Commands sent while the referee was down (or whose reply was lost) go again, unchanged.
+        with self._lock:
+            pending = list(self._pending.values())
+        for topic, envelope in pending:
+            self.link.publish(topic, envelope)
 
     def _announce(self) -> None:
         super()._announce()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.events import BattleEvent, CaptureEvent, Event, MoveEvent, RevealEvent
+from engine.events import BattleEvent, CaptureEvent, Event, MoveEvent, RefusalEvent, RevealEvent
 from engine.pieces import Color
 
 if TYPE_CHECKING:
@@ -121,6 +121,9 @@ def redact_event(game: Game, event: Event, viewer: Color | None) -> dict[str, An
         data["kind"] = None
     elif isinstance(event, RevealEvent) and (viewer is None or event.to != viewer.value):
         return None  # only the spy's owner learns that anything was recognised
+    elif isinstance(event, RefusalEvent) and (viewer is None or event.color != viewer.value):
+        # The reason may name the piece ("the mine on e4 cannot move"): for its owner only.
+        data["message"] = f"{event.move} was refused ({event.rule})"
     return data
 
 

@@ -117,3 +117,15 @@ def test_a_battle_shows_the_kinds_a_player_already_knew():
     assert (red_battle["attacker"], red_battle["defender"]) == ("spy", "sapper")
     assert (blue_battle["attacker"], blue_battle["defender"]) == (None, "sapper")
     assert game.view(Color.RED).captured["blue"] == ["sapper"]
+
+
+def test_the_reason_for_a_refused_move_names_the_piece_to_its_owner_only():
+    from engine import Move, RefusalEvent, redact_event
+
+    game = position("espionage", red={**RED_HOME, "e4": "mine", "c3": "spy"}, blue=BLUE_HOME)
+    problem = game.check(Move.parse("e4-e5"))
+    event = RefusalEvent("red", "e4-e5", problem.rule, problem.message, game.ply)
+    assert "mine" in redact_event(game, event, Color.RED)["message"]
+    for viewer in (Color.BLUE, None):
+        told = redact_event(game, event, viewer)
+        assert told["message"] == "e4-e5 was refused (movement)" and told["rule"] == "movement"

@@ -180,7 +180,8 @@ class MoveRecognizer:
             # What physically happened: the piece from the origin now stands on the target.
             self._belief.pop(ruled.origin, None)
             self._belief[ruled.target] = self._expected[ruled.origin]
-        self._focus = ruled.target if ruled is not None else self._focus
+        if ruled is not None:
+            self._focus = ruled.target
         self._take_game()
         self._ruled = None
         self._pending = None
@@ -222,12 +223,14 @@ class MoveRecognizer:
             self._filled(square, now)
 
     def _emptied(self, square: Square, when: float) -> None:
+        self._focus = square  # guidance starts where the hands last were
         self._empty_since.setdefault(square, when)  # the first time: a flickering sensor keeps it
         self._lifted_at.setdefault(square, when)
         self._belief.pop(square, None)
         self._wrong.discard(square)  # seen empty: whatever goes there next is checked anew
 
     def _filled(self, square: Square, when: float) -> None:
+        self._focus = square
         if square in self._empty_since:
             self._refilled[square] = (self._empty_since[square], when)
         # A piece put down is taken to be the one the game expects there.
@@ -308,20 +311,22 @@ class MoveRecognizer:
         return self._emit(made)
 
     def _candidate(self, board: StableBoard, mismatch: BoardMismatch) -> tuple[Move | None, bool]:
+        if len(mismatch.fill) != 1:
+            return None, False
+        origin = mismatch.fill[0]  # the mover's square is the one that must be filled again
+        mover = self.game.piece_at(origin)
+        tag = self.tags.get(mover.id) if mover is not None and board.identifying else None
+        if tag is not None:
+            # Identifying sensors: the mover's tag says where it went, an attack included.
+            squares = mismatch.clear + mismatch.wrong
+            if len(squares) == 1 and board.tag_at(squares[0]) == tag:
+                return Move(origin, squares[0]), bool(mismatch.wrong)
+            return None, False
         if mismatch.wrong:
             return None, False
-        if len(mismatch.fill) == 1 and len(mismatch.clear) == 1:
-            return Move(mismatch.fill[0], mismatch.clear[0]), False
-        if len(mismatch.fill) != 1 or mismatch.clear:
-            return None, False
-        origin = mismatch.fill[0]  # the attacker's square is the one that must be filled again
-        mover = self.game.piece_at(origin)
-        if mover is None:
-            return None, False
-        if board.identifying and mover.id in self.tags:
-            for square in self._refilled:
-                if board.tag_at(square) == self.tags[mover.id]:
-                    return Move(origin, square), True
+        if len(mismatch.clear) == 1:
+            return Move(origin, mismatch.clear[0]), False
+        if mismatch.clear or mover is None:
             return None, False
         lifted = self._lifted_at.get(origin)
         best: tuple[float, Square] | None = None

@@ -84,9 +84,9 @@ class _Base:
             online = contract.decode("presence", raw)["online"]
         except contract.ContractError:
             return
-        back = online and not self.referee_online
         self.referee_online = online
-        if back:
+        # The referee says "online" on every (re)connect: whatever it missed meanwhile is resent.
+        if online:
             self._referee_back()
         self._notify()
 
@@ -259,6 +259,10 @@ class SeatClient(_Base):
         self.on_public_state: Callback = None
         self._channel: crypto.Channel | None = None
         self._pending: dict[str, tuple[str, bytes]] = {}  # command id -> (topic, envelope)
+        self._sent_at: dict[str, float] = {}
+        self.resend_after = 2.0  # seconds without a reply before a command goes again
+        self._resender = threading.Thread(target=self._resend_loop, name="seat-resend", daemon=True)
+        self._stopped = threading.Event()
         self._wanted_seat: str | None = None
         self._stream = _Stream()
         self._lock = threading.RLock()
@@ -410,6 +414,7 @@ class SeatClient(_Base):
             if reply["id"] not in self._pending and reply["id"] not in self.replies:
                 return
             self._pending.pop(reply["id"], None)
+            self._sent_at.pop(reply["id"], None)
             self.replies[reply["id"]] = reply
         if self.on_reply:
             self.on_reply(reply)
@@ -451,9 +456,34 @@ class SeatClient(_Base):
             envelope = self._channel.seal({"topic": topic, "seat": self.seat,
                                            "counter": self._counter}, body)
             self._pending[command_id] = (topic, envelope)
+            self._sent_at[command_id] = time.monotonic()
             self._save()
         self.link.publish(topic, envelope)
         return command_id
+
+    def _resend_loop(self) -> None:
+        # A command can fall between a broker restart and the referee's resubscription; the
+        # referee answers a resent command once, so resending is always safe.
+        while not self._stopped.wait(0.5):
+            now = time.monotonic()
+            with self._lock:
+                due = [(i, self._pending[i]) for i, at in self._sent_at.items()
+                       if i in self._pending and now - at >= self.resend_after]
+                for command_id, _ in due:
+                    self._sent_at[command_id] = now
+            for _, (topic, envelope) in due:
+                self.link.publish(topic, envelope)
+
+    def start(self, wait: float | None = 10.0) -> bool:
+        """Connect in the background; unanswered commands are resent every few seconds."""
+        if not self._resender.is_alive():
+            self._resender.start()
+        return super().start(wait)
+
+    def stop(self) -> None:
+        """Stop resending, say offline and disconnect."""
+        self._stopped.set()
+        super().stop()
 
     def resend(self, command_id: str) -> None:
         """Send an unanswered command again, unchanged."""

@@ -38,6 +38,13 @@ def sealed(client, body: dict, counter: int | None = None) -> bytes:
     return client._channel.seal({"topic": topic, "seat": client.seat, "counter": counter}, body)
 
 
+def send_raw(client, command_id: str, envelope: bytes) -> None:
+    """Publish a hand-made command envelope; the client keeps (and resends) it like its own."""
+    topic = client.topics.seat_command(client.seat)
+    client._pending[command_id] = (topic, envelope)
+    client.link.publish(topic, envelope)
+
+
 def wait_reply(client, command_id: str) -> dict:
     assert client.wait(lambda c: command_id in c.replies, 10), "no reply"
     return client.replies[command_id]
@@ -68,8 +75,7 @@ def test_a_malformed_command_gets_a_reply_naming_the_problem(table):
     client._counter += 1
     body = {"v": 1, "id": "bad-1", "seat": "red", "counter": client._counter + 10**12,
             "type": "teleport", "args": {}}
-    client._pending["bad-1"] = ("", b"")  # so the client keeps the reply
-    client.link.publish(client.topics.seat_command("red"), sealed(client, body))
+    send_raw(client, "bad-1", sealed(client, body))
     reply = wait_reply(client, "bad-1")
     assert not reply["ok"] and reply["code"] == "malformed" and "type" in reply["message"]
 
@@ -92,11 +98,8 @@ def test_a_resent_command_is_applied_once_and_answered_again(table):
     assert first["ok"]
     after_first = position(table)
     client.replies.pop(command_id)
-    client._pending[command_id] = client._pending.get(command_id) or ("", b"")
-    # Resend the identical envelope, as after a lost reply.
-    topic = client.topics.seat_command("red")
-    envelope = sealed(client, contract.command("red", command_id, client._counter, "move", move=move))
-    client.link.publish(topic, envelope)
+    # Resend the same command, as after a lost reply.
+    send_raw(client, command_id, sealed(client, contract.command("red", command_id, client._counter, "move", move=move)))
     again = wait_reply(client, command_id)
     assert again["ok"] and again.get("duplicate") and again["seq"] == first["seq"]
     assert position(table)[:3] == after_first[:3]
@@ -106,9 +109,7 @@ def test_an_old_counter_with_a_new_id_is_a_replay(table):
     client = table.red
     old_counter = client._counter  # the setup command's counter
     command_id = uuid.uuid4().hex
-    client._pending[command_id] = ("", b"")
-    body = contract.command("red", command_id, old_counter, "resign")
-    client.link.publish(client.topics.seat_command("red"), sealed(client, body))
+    send_raw(client, command_id, sealed(client, contract.command("red", command_id, old_counter, "resign")))
     reply = wait_reply(client, command_id)
     assert not reply["ok"] and reply["code"] == "replayed"
     assert table.referee.session.phase == "playing"

@@ -118,15 +118,13 @@ class GpioSource:
     def _run(self) -> None:
         period = 1.0 / self.scan_hz
         deadline = time.monotonic()
-        previous = None
         while not self._stop.is_set():
             values = tuple(self.matrix.read())
             self.scans += 1
-            if values != previous:  # unchanged scans carry nothing new for the stabiliser
-                previous = values
-                reading = Reading(values, self.matrix.width, self.matrix.height, self.clock())
-                with contextlib.suppress(queue.Full):
-                    self.queue.put_nowait(reading)
+            # Every scan goes out, unchanged ones too: the stabiliser debounces by counting scans.
+            reading = Reading(values, self.matrix.width, self.matrix.height, self.clock())
+            with contextlib.suppress(queue.Full):
+                self.queue.put_nowait(reading)
             deadline += period
             delay = deadline - time.monotonic()
             if delay > 0:

@@ -38,6 +38,7 @@ class PlayerView:
     turn: int
     ply: int
     moves_left_in_turn: int
+    moves_per_turn: int  # 2 in Espionage (1 with its option): "move 1 of 2"
     pieces: list[ViewPiece]
     captured: dict[str, list[str | None]]
     last_move: str | None
@@ -85,6 +86,7 @@ def player_view(game: Game, viewer: Color | None) -> PlayerView:
         turn=game.turn,
         ply=game.ply,
         moves_left_in_turn=game.moves_left_in_turn,
+        moves_per_turn=game.variant.moves_per_turn,
         pieces=pieces,
         captured=captured,
         last_move=game.last_move.name if game.last_move else None,

@@ -16,7 +16,8 @@ def test_a_turn_is_two_moves_by_two_different_pieces():
     assert game.moves_left_in_turn == 2
     play(game, "c3-c4")
     assert game.to_move is Color.RED and game.moves_left_in_turn == 1
-    assert game.view(Color.BLUE).to_dict()["moves_left_in_turn"] == 1
+    view = game.view(Color.BLUE).to_dict()
+    assert view["moves_left_in_turn"] == 1 and view["moves_per_turn"] == 2  # Red's move 2 of 2
     play(game, "e3-e4")
     assert game.to_move is Color.BLUE and game.moves_left_in_turn == 2 and game.turn == 2
 

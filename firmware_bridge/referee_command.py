@@ -107,13 +107,13 @@ def main(argv: list[str]) -> int:
     announcer = None
     if config.announce:
         announcer = start_announcer(config, BrokerURL.parse(broker_url), referee.public_key)
-    while not stop.wait(0.05):
-        if referee.republished_at:
-            log.info("referee ready: board %s, game %s, ruling %d", config.board,
-                     referee.session.game_id, referee.session.seq,
-                     extra={"board": config.board, "seq": referee.session.seq,
-                            "seconds": round(referee.republished_at - PROCESS_START, 4)})
-            break
+    while not referee.republished_at and not stop.wait(0.01):
+        pass
+    if referee.republished_at:
+        log.info("referee ready: board %s, game %s, ruling %d", config.board,
+                 referee.session.game_id, referee.session.seq,
+                 extra={"board": config.board, "seq": referee.session.seq,
+                        "seconds": round(referee.republished_at - PROCESS_START, 4)})
     stop.wait()
     log.info("stopping")
     if announcer:

@@ -12,7 +12,7 @@ import pytest
 
 from engine import Color, Game, Move, Square, espionage_variant, get_variant, random_setup
 from firmware_bridge.recognition import BoardMatches, BoardMismatch, IllegalAttempt
-from hardware.sim_table import FaultRates, Table, Tally
+from hardware.sim_table import ALL_FAULTS, FaultRates, Table, Tally
 
 
 def play_to_the_end(table: Table, max_plies: int = 1500) -> tuple[Tally, list[tuple[Color, int]]]:
@@ -65,6 +65,14 @@ FAULTS = FaultRates(bounce=0.5, glitch=0.5, nudge=0.25, slide=1.0, drop=0.15, co
 def test_random_whole_games_with_faults_injected(seed):
     table = Table("espionage", seed=seed, faults=FAULTS)
     tally, movers = play_to_the_end(table)
+    assert table.game.result is not None
+    assert tally.correct == table.game.ply and tally.phantom == 0 and tally.missed == 0
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_whole_games_on_identifying_sensors_with_every_fault(seed):
+    table = Table("espionage", seed=seed, faults=ALL_FAULTS, identifying=True)
+    tally, _ = play_to_the_end(table)
     assert table.game.result is not None
     assert tally.correct == table.game.ply and tally.phantom == 0 and tally.missed == 0
 

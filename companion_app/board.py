@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from kivy.graphics import Color, InstructionGroup, Line, Rectangle
+from kivy.graphics import ClearBuffers, ClearColor, Color, Fbo, InstructionGroup, Line, Rectangle
 from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.widget import Widget
 
-from companion_app.pieces import draw_piece, draw_text
+from companion_app.pieces import add_sprite, draw_piece, draw_text
 
 LIGHT = (0.86, 0.80, 0.62, 1)
 DARK = (0.80, 0.73, 0.53, 1)
@@ -126,55 +126,73 @@ class BoardWidget(Widget):
 
     # -- drawing ------------------------------------------------------------------------------
     def redraw(self, *_: Any) -> None:
-        """Rebuild the canvas from the current content."""
+        """Rebuild the canvas: the empty board as one texture, then highlights and piece sprites."""
         c = self.cell
         canvas = self.canvas
         canvas.clear()
         self.drawn = {}
         width, height = int(self.board_width), int(self.board_height)
-        for file in range(width):
-            for rank in range(height):
-                name = square_name(file, rank)
-                x, y = self.square_pos(name)
-                if name in self.blocked:
-                    canvas.add(Color(*WATER))
-                else:
-                    canvas.add(Color(*(LIGHT if (file + rank) % 2 else DARK)))
-                canvas.add(Rectangle(pos=(x, y), size=(c, c)))
-                mark = self.highlights.get(name)
-                if mark:
-                    canvas.add(Color(*HIGHLIGHTS[mark]))
-                    if mark in ("clear", "fill", "expected", "selected"):
-                        canvas.add(Line(rectangle=(x + 2, y + 2, c - 4, c - 4), width=max(2, c * 0.06)))
-                    else:
-                        canvas.add(Rectangle(pos=(x, y), size=(c, c)))
-        canvas.add(Color(0.3, 0.25, 0.15, 1))
         ox, oy = self._origin()
-        canvas.add(Line(rectangle=(ox, oy, c * width, c * height), width=1.5))
-        self._draw_coordinates(width, height)
+        canvas.add(Color(1, 1, 1, 1))
+        canvas.add(Rectangle(texture=self._background(), pos=(ox, oy), size=(c * width, c * height)))
+        for name, mark in self.highlights.items():
+            if mark not in HIGHLIGHTS:
+                continue
+            x, y = self.square_pos(name)
+            canvas.add(Color(*HIGHLIGHTS[mark]))
+            if mark in ("clear", "fill", "expected", "selected"):
+                canvas.add(Line(rectangle=(x + 2, y + 2, c - 4, c - 4), width=max(2, c * 0.06)))
+            else:
+                canvas.add(Rectangle(pos=(x, y), size=(c, c)))
         for name, piece in self.pieces.items():
             if name in self.hidden_squares:
                 continue
             x, y = self.square_pos(name)
             label = self.label_for(piece.get("kind"))
-            self.drawn[name] = label if piece.get("kind") or not piece.get("placeholder") else ""
-            draw_piece(canvas, x, y, c, piece["color"], piece.get("kind"), label,
+            self.drawn[name] = label
+            add_sprite(canvas, x, y, c, piece["color"], piece.get("kind"), label,
                        moved=bool(piece.get("moved")) and piece.get("kind") is None,
                        known=bool(piece.get("known")) and piece.get("kind") is not None,
                        faded=bool(piece.get("faded")))
 
-    def _draw_coordinates(self, width: int, height: int) -> None:
+    def _background(self):
+        """The empty board (squares, lakes, coordinates, frame) drawn once into a texture."""
+        c = self.cell
+        width, height = int(self.board_width), int(self.board_height)
+        key = (c, width, height, self.blocked, self.flipped)
+        if getattr(self, "_background_key", None) == key:
+            return self._background_fbo.texture
+        size = (max(1, int(c * width)), max(1, int(c * height)))
+        fbo = Fbo(size=size)
+        with fbo:
+            ClearColor(0, 0, 0, 0)
+            ClearBuffers()
+        ox, oy = self._origin()
+        for file in range(width):
+            for rank in range(height):
+                name = square_name(file, rank)
+                x, y = self.square_pos(name)
+                fbo.add(Color(*(WATER if name in self.blocked else LIGHT if (file + rank) % 2 else DARK)))
+                fbo.add(Rectangle(pos=(x - ox, y - oy), size=(c, c)))
+        fbo.add(Color(0.3, 0.25, 0.15, 1))
+        fbo.add(Line(rectangle=(0, 0, size[0], size[1]), width=1.5))
+        self._draw_coordinates(fbo, width, height, ox, oy)
+        fbo.draw()
+        self._background_fbo, self._background_key = fbo, key
+        return fbo.texture
+
+    def _draw_coordinates(self, canvas, width: int, height: int, ox: float, oy: float) -> None:
         c = self.cell
         size = int(max(8, c * 0.17))
         for file in range(width):
             name = square_name(file, 0 if not self.flipped else height - 1)
             x, y = self.square_pos(name)
-            draw_text(self.canvas, chr(ord("a") + file), (x + c * 0.88, y + c * 0.12), size,
+            draw_text(canvas, chr(ord("a") + file), (x - ox + c * 0.88, y - oy + c * 0.12), size,
                       (0.25, 0.2, 0.1, 0.8), bold=False)
         for rank in range(height):
             name = square_name(0 if not self.flipped else width - 1, rank)
             x, y = self.square_pos(name)
-            draw_text(self.canvas, str(rank + 1), (x + c * 0.12, y + c * 0.86), size,
+            draw_text(canvas, str(rank + 1), (x - ox + c * 0.12, y - oy + c * 0.86), size,
                       (0.25, 0.2, 0.1, 0.8), bold=False)
 
     # -- touch --------------------------------------------------------------------------------

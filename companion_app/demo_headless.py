@@ -55,13 +55,14 @@ class HeadlessTablet:
 class ScriptedGame:
     """Hands and eyes for a scripted game on the demo system."""
 
-    def __init__(self, system: DemoSystem, seed: int, say: Callable[[str], None], language: str):
+    def __init__(self, system: DemoSystem, seed: int, say: Callable[[str], None], language: str,
+                 seats: tuple[str, ...] = ("red", "blue")):
         self.system = system
         self.rng = random.Random(seed)
         self.say = say
         self.tr = Translator(language)
-        self.tablets = {c: HeadlessTablet(system.broker.url, system.board_name, c)
-                        for c in ("red", "blue")}
+        # Seats not listed are held by real tablet apps; the script only plays on the board for them.
+        self.tablets = {c: HeadlessTablet(system.broker.url, system.board_name, c) for c in seats}
         self.privacy_checks = 0
         self.privacy_problems: list[str] = []
 
@@ -106,7 +107,8 @@ class ScriptedGame:
             draft = SetupDraft(self.system.variant.name, color)
             draft.randomize(self.rng)
             tablet.client.setup(dict(draft.placed))
-        self.wait(lambda: all(t.state.my_setup for t in self.tablets.values()), what="the setups")
+        self.wait(lambda: all(t.state.my_setup for t in self.tablets.values())
+                  and len(self.system.referee.session.setups) == 2, timeout=60, what="the setups")
         self.system.place_setups()
         self.wait(lambda: all(t.state.view for t in self.tablets.values()), what="the first views")
         self.wait(self.board_matches, what="the board to match the setups")
@@ -164,8 +166,7 @@ class ScriptedGame:
 
     def report(self, move: Move) -> None:
         """Print the move and, after a battle, what each tablet says."""
-        red = self.tablets["red"].state
-        view = red.view or {}
+        view = next(iter(self.tablets.values())).state.view or {}
         mover = "red" if view.get("to_move") == "blue" else "blue"
         self.say(f"{view.get('ply', 0):3d}. {color_name(self.tr, mover)} {move}")
         for color, tablet in self.tablets.items():
@@ -184,16 +185,19 @@ class ScriptedGame:
                 self.privacy_problems.append(f"{color} saw {real.kind} on {piece['square']}")
 
     def finish(self) -> dict:
-        """Blue offers a draw and Red accepts (or the game already ended)."""
+        """Blue offers a draw and Red accepts; a script holding one seat resigns instead."""
         game = self.system.referee.session.game
-        if game.result is None:
-            self.tablets["blue"].client.offer_draw()
-            self.wait(lambda: self.tablets["red"].state.draw_offer_from == "blue", what="the offer")
+        tablets = self.tablets
+        if game.result is None and len(tablets) == 2:
+            tablets["blue"].client.offer_draw()
+            self.wait(lambda: tablets["red"].state.draw_offer_from == "blue", what="the offer")
             self.say(self.tr("{side} offers a draw.").format(side=color_name(self.tr, "blue")))
-            self.tablets["red"].client.accept_draw()
-        self.wait(lambda: all(t.state.phase == "over" for t in self.tablets.values()),
+            tablets["red"].client.accept_draw()
+        elif game.result is None:
+            next(iter(tablets.values())).client.resign()
+        self.wait(lambda: all(t.state.phase == "over" for t in tablets.values()),
                   what="the end of the game")
-        result = self.tablets["red"].state.view["result"]
+        result = next(iter(tablets.values())).state.view["result"]
         self.say(result_text(self.tr, result, None).replace("\n", " — "))
         return result
 

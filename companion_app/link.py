@@ -59,6 +59,8 @@ def to_ui_thread(deliver: Deliver) -> Deliver:
 def deliver_stamped(deliver: Deliver, kind: str, payload: dict[str, Any], arrived: float) -> None:
     """Deliver with an arrival stamp for views (the app reads it for its latency figures)."""
     if kind == "view":
-        payload = dict(payload)
-        payload["_arrived"] = arrived
+        payload = dict(payload, _arrived=arrived)
+    elif isinstance(payload, dict) and isinstance(payload.get("view"), dict):
+        # A snapshot carrying a view (the contract's seat and public states).
+        payload = dict(payload, view=dict(payload["view"], _arrived=arrived))
     deliver(kind, payload)

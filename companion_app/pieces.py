@@ -84,3 +84,40 @@ def _draw_flag(canvas, cx: float, cy: float, ps: float) -> None:
     canvas.add(Color(*GOLD))
     canvas.add(Triangle(points=[pole_x, base_y + h, pole_x, base_y + h * 0.5,
                                 pole_x + ps * 0.42, base_y + h * 0.75]))
+
+
+# -- sprites ------------------------------------------------------------------------------------
+# Software GL (Mesa's llvmpipe) pays per draw call: a piece drawn from five instructions every
+# frame costs more than the whole rest of the window. Each look of a piece is therefore drawn
+# once into a texture and then shown with a single Rectangle.
+_SPRITES: dict[tuple, object] = {}
+
+
+def piece_sprite(size: float, color: str, kind: str | None, label: str, *, moved: bool = False,
+                 known: bool = False, faded: bool = False):
+    """A cached texture of one piece drawn at `size` pixels."""
+    from kivy.graphics import ClearBuffers, ClearColor, Fbo
+
+    px = max(8, int(round(size)))
+    key = (px, color, kind, label, moved, known, faded)
+    cached = _SPRITES.get(key)
+    if cached is not None:
+        return cached.texture
+    if len(_SPRITES) > 600:  # sizes change when the window does; old sprites go
+        _SPRITES.clear()
+    fbo = Fbo(size=(px, px))
+    with fbo:
+        ClearColor(0, 0, 0, 0)
+        ClearBuffers()
+    draw_piece(fbo, 0, 0, px, color, kind, label, moved=moved, known=known, faded=faded)
+    fbo.draw()
+    _SPRITES[key] = fbo
+    return fbo.texture
+
+
+def add_sprite(canvas, x: float, y: float, size: float, color: str, kind: str | None, label: str,
+               **marks: bool) -> None:
+    """Draw a piece as one textured rectangle."""
+    texture = piece_sprite(size, color, kind, label, **marks)
+    canvas.add(Color(1, 1, 1, 1))
+    canvas.add(Rectangle(texture=texture, pos=(x, y), size=texture.size))

@@ -8,7 +8,7 @@ from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
-from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
 
 from companion_app.board import BoardWidget
 from companion_app.i18n import RANKED_KINDS
@@ -20,7 +20,6 @@ from companion_app.widgets import (
     WrapLabel,
     keep_oriented,
     orient,
-    paint_background,
 )
 
 TRAY_ORDER = list(RANKED_KINDS) + ["bomb", "flag"]
@@ -36,7 +35,6 @@ class GameScreen(Screen):
         self.layout = BoxLayout(orientation="horizontal", padding=dp(6), spacing=dp(8))
         self.board = BoardWidget(label_for=tr.rank_label)
         self.side = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.42)
-        paint_background(self.side, (0.16, 0.17, 0.2, 1))
 
         self.turn_label = Label(font_size=sp(26), bold=True, size_hint_y=None, height=dp(44))
         clocks = BoxLayout(size_hint_y=None, height=dp(40))
@@ -45,10 +43,13 @@ class GameScreen(Screen):
         clocks.add_widget(self.clock_labels["blue"])
         self.game_clock = Label(font_size=sp(15), size_hint_y=None, height=0)
 
-        self.message = WrapLabel(font_size=sp(17))
-        self.message_scroll = ScrollView(do_scroll_x=False)
+        self.message = WrapLabel(font_size=sp(17), valign="top")
+        # No ScrollView here: its stencil costs more per frame under software GL than the whole
+        # rest of the screen; the messages are short and the label is given the room left over.
+        self.message_scroll = BoxLayout(orientation="vertical")
         self.clock_row = clocks
         self.message_scroll.add_widget(self.message)
+        self.message_scroll.add_widget(Widget())
 
         self.offer_row = BoxLayout(size_hint_y=None, height=0, spacing=dp(6), opacity=0)
         self.offer_label = WrapLabel(font_size=sp(16))

@@ -14,7 +14,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from companion_app.board import BoardWidget
-from companion_app.pieces import draw_piece, draw_text
+from companion_app.pieces import add_sprite, draw_text
 from companion_app.screen_game import TRAY_ORDER
 from companion_app.setup_model import SetupDraft, SetupStore
 from companion_app.table import TableState
@@ -42,7 +42,7 @@ class TrayItem(Widget):
             from kivy.graphics import Color, Rectangle
             self.canvas.add(Color(0.25, 0.85, 1.0, 0.35))
             self.canvas.add(Rectangle(pos=self.pos, size=self.size))
-        draw_piece(self.canvas, self.x, self.y, size, screen.color, self.kind,
+        add_sprite(self.canvas, self.x, self.y, size, screen.color, self.kind,
                    screen.root_app.tr.rank_label(self.kind), faded=left <= 0)
         color = (1, 1, 1, 1) if left > 0 else (0.6, 0.6, 0.6, 1)
         draw_text(self.canvas, f"×{left}", (self.x + size + (self.width - size) / 2, self.center_y),

@@ -10,7 +10,7 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from companion_app.pieces import draw_piece, draw_text
+from companion_app.pieces import add_sprite, draw_text
 
 TOUCH_HEIGHT = dp(56)  # Android's and Apple's guidance is 48dp or more for a finger
 BACKGROUND = (0.13, 0.14, 0.16, 1)
@@ -104,7 +104,7 @@ class CapturedTray(Widget):
         for kind in ordered:
             if x + size > self.right:
                 break
-            draw_piece(self.canvas, x, self.y, size, self.color, kind, self.label_for(kind))
+            add_sprite(self.canvas, x, self.y, size, self.color, kind, self.label_for(kind))
             if groups[kind] > 1:
                 draw_text(self.canvas, f"{groups[kind]}", (x + size * 0.85, self.y + size * 0.15),
                           int(size * 0.32), (1, 1, 0.6, 1))

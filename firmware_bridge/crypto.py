@@ -30,7 +30,7 @@ from nacl.exceptions import CryptoError as NaclCryptoError
 from nacl.public import Box, PrivateKey, PublicKey, SealedBox
 
 MAGIC = b"ARB1"
-PADDED_SIZE = 8192
+PADDED_SIZE = 4096
 NONCE_SIZE = Box.NONCE_SIZE
 MAC_SIZE = 16
 ENVELOPE_SIZE = len(MAGIC) + NONCE_SIZE + MAC_SIZE + PADDED_SIZE

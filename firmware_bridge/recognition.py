@@ -132,10 +132,12 @@ class MoveRecognizer:
         """Rulings that were waiting for the board to stay still (scout hold, patience).
 
         settling: the stabiliser has seen changes it has not yet reported (Stabiliser.settling());
-        nothing that waits for stillness is ruled while the board is still moving.
+        nothing that waits for stillness is ruled while the board is still moving. Boards made
+        by a Stabiliser carry that question along, so passing it is only needed for others.
         """
         out = self._check_game()
-        if settling:
+        board = self.board
+        if settling or (board is not None and board.still_settling is not None and board.still_settling()):
             return out
         if self._forget_at is not None and now >= self._forget_at:
             self._forget_at = None
@@ -399,7 +401,7 @@ class BoardWatch:
         stable = self.stabiliser.poll(now)
         if stable is not None:
             out += self.recognizer.feed(stable)
-        return out + self.recognizer.poll(now, settling=self.stabiliser.settling())
+        return out + self.recognizer.poll(now)
 
     def sync(self) -> list[Observation]:
         """The game changed (push, pop): see MoveRecognizer.sync."""

@@ -16,7 +16,8 @@ poll(now) regularly (every few ms) because a board becomes stable by *not* chang
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from engine import Square
 
@@ -48,6 +49,9 @@ class StableBoard:
     # Every debounced change since the previous stable board, in order: (square, time, value).
     # States too short to be stable still show here (a target emptied for a moment in an attack).
     events: tuple[tuple[Square, float, object], ...] = field(default=(), compare=False, repr=False)
+    # Asks the stabiliser that made this board whether newer changes are still settling, so a
+    # recogniser waiting on stillness (a scout's hold) never rules while the board still moves.
+    still_settling: Callable[[], bool] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def from_values(cls, values, width: int, height: int, time: float = 0.0,
@@ -169,8 +173,9 @@ class Stabiliser:
         width, height, identifying = self._geometry
         events = tuple((Square(i % width, i // width), t, v) for i, t, v in self._events)
         self._events = []
-        self.last = StableBoard.from_values(values, width, height, now, self._changed_at,
-                                            identifying, events)
+        board = StableBoard.from_values(values, width, height, now, self._changed_at,
+                                        identifying, events)
+        self.last = replace(board, still_settling=self.settling)
         return self.last
 
     def settling(self) -> bool:

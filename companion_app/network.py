@@ -94,9 +94,22 @@ class SeatLink(_NetworkLink):
         client.start(wait=None)
         if client.paired and client.seat == self.seat:
             self.adapter.pairing({"status": "granted", "seat": self.seat})
+            self._asked = False
         else:
             client.pair(self.seat)
+            self._asked = True
         self._start_polling()
+
+    def _check_connection(self, dt: float) -> None:
+        super()._check_connection(dt)
+        client = self.client
+        # A tablet paired with an earlier referee (its key changed: a new Pi, a wiped journal)
+        # loses the seat; it asks again, and the player sees the pairing screen.
+        if not client.paired and not self._asked and client.referee_key:
+            self._asked = True
+            client.pair(self.seat)
+            if self.adapter is not None:
+                self.adapter.deliver("phase", {"phase": "pairing"})
 
     def _info_handler(self, client):
         # SeatClient keeps its own info handler for the key; this one only forwards the variant.

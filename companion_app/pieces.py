@@ -58,12 +58,12 @@ def draw_piece(canvas, x: float, y: float, size: float, color: str, kind: str | 
         canvas.add(Color(*GOLD))
         canvas.add(Line(rounded_rectangle=(px, py, ps, ps, ps * 0.18), width=max(1.5, size * 0.05)))
     if moved:
-        # A small white chevron in the corner: "this one has moved".
-        m = ps * 0.18
-        canvas.add(Color(1, 1, 1, 0.9))
-        canvas.add(Line(points=[px + ps - 2.2 * m, py + ps - 1.6 * m, px + ps - 1.5 * m,
-                                py + ps - 0.8 * m, px + ps - 0.8 * m, py + ps - 1.6 * m],
-                        width=max(1.2, size * 0.025)))
+        # A small white arrowhead in the corner: "this one has moved" (so no bomb, no flag).
+        m = ps * 0.16
+        top, right = py + ps - 0.6 * m, px + ps - 0.6 * m
+        canvas.add(Color(1, 1, 1, 0.95))
+        canvas.add(Triangle(points=[right - 2 * m, top - 1.3 * m, right, top - 1.3 * m,
+                                    right - m, top]))
 
 
 def _draw_bomb(canvas, cx: float, cy: float, ps: float) -> None:

@@ -20,6 +20,7 @@ from companion_app.setup_model import SetupDraft, SetupStore
 from companion_app.table import TableState
 from companion_app.texts import piece_words
 from companion_app.widgets import BigButton, WrapLabel, keep_oriented, orient, paint_background
+from engine import get_variant
 
 
 class TrayItem(Widget):
@@ -287,7 +288,9 @@ class PlacingScreen(Screen):
         tr = self.root_app.tr
         setup = state.my_setup
         view = state.view or {}
-        width, height = view.get("width", 10), view.get("height", 10)
+        variant = get_variant(view.get("variant") or state.variant)
+        width, height = variant.width, variant.height
+        blocked = view.get("blocked") or [s.name for s in variant.lakes]
         pieces, marks = [], {}
         for square, kind in setup.items():
             sensed = square in state.sensed
@@ -298,8 +301,7 @@ class PlacingScreen(Screen):
                 marks[square] = "clear"
         self.board.label_for = tr.rank_label
         self.board.flipped = state.seat == "blue"
-        self.board.show(width=width, height=height, blocked=view.get("blocked", ()),
-                        pieces=pieces, highlights=marks)
+        self.board.show(width=width, height=height, blocked=blocked, pieces=pieces, highlights=marks)
         done = sum(1 for sq in setup if sq in state.sensed)
         self.title.text = tr("Put your pieces on the board")
         self.progress.text = f"{done} / {len(setup)}"
@@ -325,7 +327,7 @@ class PlacingScreen(Screen):
     @staticmethod
     def _own_half(state: TableState, height: int) -> set[str]:
         rows = range(0, height // 2) if state.seat == "red" else range(height - height // 2, height)
-        width = (state.view or {}).get("width", 10)
+        width = get_variant(state.variant).width
         return {f"{chr(97 + f)}{r + 1}" for f in range(width) for r in rows}
 
     @staticmethod

@@ -80,10 +80,19 @@ class Driver(App):
 
     def shot(self, name: str, widget=None) -> str:
         """Save a PNG of the window (or of one widget) and remember it in the report."""
+        from kivy.graphics import Color, Rectangle
+
         path = self.out / f"{name}.png"
         if widget is None:
             widget = self.stage
+        # The app paints its background with the window's clear colour; an exported widget
+        # needs it painted under it to look like the screen.
+        backdrop = [Color(*Window.clearcolor), Rectangle(pos=widget.pos, size=widget.size)]
+        for instruction in backdrop:  # (insert() leaves the Fbo of export_to_png blank)
+            widget.canvas.before.add(instruction)
         widget.export_to_png(str(path))
+        for instruction in backdrop:
+            widget.canvas.before.remove(instruction)
         self.report["screenshots"].append(str(path))
         return str(path)
 

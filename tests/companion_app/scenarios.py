@@ -324,8 +324,25 @@ def _until(condition, timeout: float = 10.0, what: str = ""):
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
+            raise AssertionError(f"timed out waiting for {what() if callable(what) else what}")
         yield 0.05
+
+
+def _stale_red_credentials(board: str) -> None:
+    """Red's tablet once paired with another referee (another key): it must pair again."""
+    import json
+
+    from nacl.public import PrivateKey
+
+    from companion_app.setup_model import app_home
+    from firmware_bridge import crypto
+
+    path = app_home() / f"seat-{board}-red.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({
+        "client_id": "seat-oldtablet", "key": crypto.key_to_text(PrivateKey.generate()),
+        "seat": "red", "referee_key": crypto.key_to_text(PrivateKey.generate().public_key),
+        "counter": 5, "board": board}))
 
 
 def network_game(d):
@@ -340,6 +357,7 @@ def network_game(d):
     system = DemoSystem()
     system.start()
     d.on_finish = system.stop
+    _stale_red_credentials(system.board_name)
     factory = network_link_factory()
     red, blue = TabletRoot(factory), TabletRoot(factory)
     window = BoardWindow(system)
@@ -349,7 +367,8 @@ def network_game(d):
     # Pairing: each tablet names a square; a piece put there on the board grants the seat.
     for root, seat in ((red, "red"), (blue, "blue")):
         root.connect(system.url, seat)
-        yield from _until(lambda r=root: bool((r.state.pairing or {}).get("square")), what="pairing")
+        yield from _until(lambda r=root: bool((r.state.pairing or {}).get("square")),
+                          what=lambda r=root: f"pairing ({r.state.pairing}, board {system.referee.occupancy})")
         square = root.state.pairing["square"]
         d.report[f"{seat}_pairing_square"] = square
         if seat == "red":

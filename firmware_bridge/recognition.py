@@ -115,6 +115,7 @@ class MoveRecognizer:
         self._wrong: set[Square] = set()
         self._focus: Square | None = None
         self.forget_s = 0.5
+        self._marker_sensed: dict[Square, bool] = {}
         self._forget_at: float | None = None
         self._reset_history()
         self._take_game()
@@ -173,6 +174,9 @@ class MoveRecognizer:
     def _take_game(self) -> None:
         self._game_key = self._key()
         self._expected = {square: piece.id for square, piece in self.game.pieces()}
+        # Volcano markers may or may not be sensed: what a volcano square reads while the board
+        # is being set up or restored is taken as its normal state (marker seen or not).
+        self._volcanoes = tuple(getattr(self.game, "volcanoes", ()))
 
     def _check_game(self, evaluate: bool = True) -> list[Observation]:
         if self._game_key == self._key():
@@ -261,8 +265,11 @@ class MoveRecognizer:
 
     def _mismatch(self, board: StableBoard, reason: str) -> BoardMismatch | None:
         occupied = board.occupied()
-        expected = self._expected.keys()
-        clear = [s for s in occupied if s not in self._expected]
+        if self._restoring:
+            for volcano in self._volcanoes:
+                self._marker_sensed[volcano] = volcano in occupied
+        expected = set(self._expected) | {v for v, sensed in self._marker_sensed.items() if sensed}
+        clear = [s for s in occupied if s not in expected]
         fill = [s for s in expected if s not in occupied]
         wrong = [s for s in self._identity_problems(board) if s in occupied]
         if not clear and not fill and not wrong:
@@ -415,7 +422,7 @@ class BoardWatch:
 def setup_mismatches(game: Game, board: StableBoard) -> dict[Color, BoardMismatch | None]:
     """Each player's setup zone checked against the game: what to fix there, per player."""
     result: dict[Color, BoardMismatch | None] = {}
-    occupied = board.occupied()
+    occupied = board.occupied() - frozenset(getattr(game, "volcanoes", ()))  # markers may be sensed
     for color in (Color.RED, Color.BLUE):
         zone = set(game.variant.zone(color))
         expected = {s for s, p in game.pieces() if s in zone}

@@ -158,8 +158,6 @@ def test_a_blocked_player_passes_and_the_board_reads_the_next_turn():
     assert tally.correct == 4 and table.game.to_move is Color.RED and table.game.turn == 5
 
 
-@pytest.mark.xfail(strict=True, reason="the recogniser asks to clear volcano markers the sensors see "
-                   "(firmware_bridge/recognition.py: volcano squares should not be in `clear`)")
 def test_volcano_markers_the_sensors_see_are_not_taken_for_stray_pieces():
     table = Table("espionage", seed=4)
     for number, volcano in enumerate(table.game.volcanoes):

@@ -7,7 +7,8 @@ Blue seat, and scripted hands that play every move on the simulated board (battl
 
 Kivy redraws only when something changed; to measure frame time the bench asks for a redraw on
 every frame while the game runs (the worst case: as if something animated all the time).
-Reported: frame intervals (fps), the split of a frame into drawing (on_draw: the GL calls)
+Reported: frame intervals (fps), the app's Python work per incoming message (state update and
+widget refresh), the split of a frame into drawing (on_draw: the GL calls)
 and buffer swap (flip: copying the frame to the X server, which software rendering pays per
 pixel), and view-to-screen latency: from paho handing the decrypted view to the app (on the
 network thread) to the swap of the first frame that shows it.
@@ -106,6 +107,7 @@ def run(moves: int, seed: int, on_demand: bool = False) -> dict:
     work: list[float] = []
     draws: list[float] = []
     swaps: list[float] = []
+    refreshes: list[float] = []
 
     class Bench(App):
         def build(self):
@@ -129,6 +131,16 @@ def run(moves: int, seed: int, on_demand: bool = False) -> dict:
                     swaps.append(time.perf_counter() - start)
 
             Window.on_draw, Window.flip = timed_draw, timed_flip
+            refresh = self.tablet.refresh
+
+            def timed_refresh(*args):
+                start = time.perf_counter()
+                refresh(*args)
+                if self.phase == "play":
+                    refreshes.append(time.perf_counter() - start)
+
+            self.tablet.refresh = timed_refresh
+            self.tablet._refresh_trigger = Clock.create_trigger(timed_refresh, 0)
             self.tablet.connect(url, "red")
             return self.tablet
 
@@ -170,7 +182,8 @@ def run(moves: int, seed: int, on_demand: bool = False) -> dict:
     finally:
         table.wait(timeout=60)
     intervals = [b - a for a, b in zip(flips, flips[1:], strict=False)]
-    figures.update(frames=len(flips), intervals=intervals, work=work, draws=draws, swaps=swaps)
+    figures.update(frames=len(flips), intervals=intervals, work=work, draws=draws, swaps=swaps,
+                   refreshes=refreshes)
     return figures
 
 
@@ -192,6 +205,9 @@ def summary(figures: dict) -> dict:
                                     "mean": round(1000 * statistics.fmean(work), 2)}
     if figures.get("draws"):
         out["on_draw_ms"] = {"median": ms(figures["draws"], 0.5), "p99": ms(figures["draws"], 0.99)}
+    if figures.get("refreshes"):
+        out["app_update_per_message_ms"] = {"median": ms(figures["refreshes"], 0.5),
+                                            "p99": ms(figures["refreshes"], 0.99)}
     if figures.get("swaps"):
         out["flip_ms"] = {"median": ms(figures["swaps"], 0.5), "p99": ms(figures["swaps"], 0.99)}
     if latencies:

@@ -72,7 +72,7 @@ class TabletRoot(BoxLayout):
     """A complete tablet: pass a link factory (network or in-process) and an optional seat."""
 
     def __init__(self, link_factory: LinkFactory | None = None, *, tr: Translator | None = None,
-                 default_address: str = "", **kwargs: Any):
+                 default_address: str = "", find_boards: bool = False, **kwargs: Any):
         super().__init__(orientation="vertical", **kwargs)
         # The window's clear colour is the background: a full-window rectangle on top of it would
         # cost a million blended pixels per frame under software rendering.
@@ -80,6 +80,7 @@ class TabletRoot(BoxLayout):
         self.tr = tr or Translator()
         self.link_factory = link_factory
         self.default_address = default_address
+        self.find_boards = find_boards  # browse zeroconf for boards on the connect screen
         self.state = TableState()
         self.link: Link | None = None
         self.latencies: list[float] = []  # seconds from a view arriving to its frame on screen

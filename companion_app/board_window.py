@@ -144,12 +144,12 @@ class BoardWindow(BoxLayout):
             lines.append(f"{seat.capitalize()} pairing code: {code}")
         check = referee.board_check() or {}
         if check and not check.get("matches", True):
-            if check.get("clear"):
-                lines.append("Take off: " + ", ".join(check["clear"]))
-            if check.get("fill"):
-                lines.append("Put a piece on: " + ", ".join(check["fill"]))
-            if check.get("wrong"):
-                lines.append("Lift and put back the right piece: " + ", ".join(check["wrong"]))
+            for key, words in (("clear", "Take off"), ("fill", "Put a piece on"),
+                               ("wrong", "Lift and put back the right piece")):
+                squares = check.get(key) or []
+                if squares:
+                    more = f" and {len(squares) - 8} more" if len(squares) > 8 else ""
+                    lines.append(f"{words}: {', '.join(squares[:8])}{more}")
         game = referee.session.game
         if game is not None and game.result is None and not lines:
             lines.append(f"{game.to_move.value.capitalize()} to move: drag a piece.")

@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         title = "Arbiter"
 
         def build(self):
-            root = TabletRoot(factory, tr=tr, default_address=args.board)
+            root = TabletRoot(factory, tr=tr, default_address=args.board, find_boards=True)
             if args.seat and args.board:
                 root.connect(args.board, None if args.seat == "display" else args.seat)
             return root

@@ -181,6 +181,54 @@ class DisplayLink(_NetworkLink):
             self.client.hello("manual")
 
 
+class BoardFinder:
+    """Looks for boards announced by zeroconf (``_arbiter._tcp``) while the board list is shown.
+
+    Browsing runs on its own thread; each board found is handed to `found(title, address)` on
+    the Kivy thread.
+    """
+
+    def __init__(self, found, interval: float = 5.0) -> None:
+        import threading
+
+        self.found = found
+        self.interval = interval
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start looking (again)."""
+        import threading
+
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="board-finder", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop looking."""
+        self._stop.set()
+
+    def _run(self) -> None:
+        from kivy.clock import Clock
+
+        try:
+            from firmware_bridge.announce import discover
+        except ImportError:  # zeroconf not installed: typing the address still works
+            return
+        while not self._stop.is_set():
+            try:
+                boards = discover(timeout=2.0)
+            except Exception:  # no multicast on this network: typing the address still works
+                boards = []
+            for board in boards:
+                title = board.title or board.board
+                address = f"{board.broker_url}/{board.board}"
+                Clock.schedule_once(lambda _dt, t=title, a=address: self.found(t, a), 0)
+            self._stop.wait(self.interval)
+
+
 def network_link_factory(credentials_path: str | None = None):
     """A link factory for TabletRoot: seat None makes a referee display."""
 

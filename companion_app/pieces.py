@@ -39,7 +39,7 @@ def draw_piece(canvas, x: float, y: float, size: float, color: str, kind: str | 
     """
     pad = size * 0.08
     px, py, ps = x + pad, y + pad, size - 2 * pad
-    alpha = 0.45 if faded else 1.0
+    alpha = 0.6 if faded else 1.0
     base = SIDE_COLORS.get(color, (0.5, 0.5, 0.5, 1))
     canvas.add(Color(base[0], base[1], base[2], alpha))
     canvas.add(RoundedRectangle(pos=(px, py), size=(ps, ps), radius=[ps * 0.18]))

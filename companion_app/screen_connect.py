@@ -53,10 +53,26 @@ class ConnectScreen(Screen):
             box.add_widget(w)
         self.add_widget(scrolling(box))
         self.found: dict[str, str] = {}
+        self.finder = None
+
+    def on_enter(self, *_: Any) -> None:
+        """Look for boards on the network while this screen shows (needs the network layer)."""
+        if self.root_app.link_factory is None or not self.root_app.find_boards:
+            return
+        if self.finder is None:
+            from companion_app.network import BoardFinder
+
+            self.finder = BoardFinder(self.add_found)
+        self.finder.start()
+
+    def on_leave(self, *_: Any) -> None:
+        """Stop looking once a board was chosen."""
+        if self.finder is not None:
+            self.finder.stop()
 
     def add_found(self, name: str, address: str) -> None:
         """A board announced itself on the network (called on the UI thread)."""
-        if name in self.found:
+        if self.found.get(name) == address:
             return
         self.found[name] = address
         button = BigButton(text=f"{name}  ({address})")
@@ -78,6 +94,8 @@ class ConnectScreen(Screen):
     def refresh(self, state: TableState) -> None:
         """Texts in the current language."""
         tr = self.root_app.tr
+        if self.finder is None and self.manager is not None and self.manager.current == self.name:
+            self.on_enter()
         self.title.text = tr("Find your board")
         self.found_label.text = (tr("Boards on this network:") if self.found
                                  else tr("Looking for boards on this network..."))

@@ -189,6 +189,12 @@ class TableState:
 
     def _update_warnings(self) -> None:
         self.warnings = []
+        chase = (self.view or {}).get("chase_warning")
+        if chase and chase.get("refused"):
+            self.warnings.append(("chase-refused", ", ".join(chase.get("chased", [])),
+                                  ", ".join(chase["refused"])))
+        elif chase and chase.get("chased"):
+            self.warnings.append(("chasing", ", ".join(chase["chased"]), ""))
         run, view = self.run, self.view
         if run is None or view is None or self.seat is None:
             return

@@ -95,6 +95,12 @@ def refusal_text(tr: Translator, refusal: dict[str, Any]) -> str:
 def warning_text(tr: Translator, warning: tuple[str, str, str]) -> str:
     """A warning before a repetition rule bites."""
     kind, square, back = warning
+    if kind == "chase-refused":
+        return tr("Chasing rule: you are chasing the piece on {square}. Not allowed now: {moves}.").format(
+            square=square, moves=back)
+    if kind == "chasing":
+        return tr("Chasing rule: you are chasing the piece on {square}; a move that repeats a "
+                  "position of this chase will be refused.").format(square=square)
     if kind == "two-squares-now":
         return tr("Two-squares rule: the piece on {square} may not go back to {back} now.").format(
             square=square, back=back)

@@ -445,3 +445,28 @@ def network_game(d):
     red.disconnect()
     blue.disconnect()
     window.stop()
+
+
+def connect_finds_board(d):
+    """A board announced by zeroconf appears on the connect screen; a tap fills the address."""
+    from companion_app.network import network_link_factory
+    from firmware_bridge.announce import Announcer
+
+    announcer = Announcer("kitchen", 1883, "k" * 44, "Kitchen table", addresses=["127.0.0.1"])
+    announcer.start()
+    d.on_finish = announcer.stop
+    root = TabletRoot(network_link_factory(), find_boards=True)
+    d.show(root)
+    screen = root.screen_by_name["connect"]
+    yield from _until(lambda: "Kitchen table" in screen.found, timeout=20, what="the announced board")
+    yield 0.1
+    d.report["found"] = dict(screen.found)
+    d.report["label"] = screen.found_label.text
+    button = screen.found_box.children[-1]
+    d.tap(button, *button.center)
+    yield 0.1
+    d.report["address"] = screen.address.text
+    d.shot("connect")
+    root.set_language("de")
+    yield 0.1
+    d.report["title_de"] = screen.title.text

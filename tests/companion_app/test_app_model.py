@@ -145,3 +145,24 @@ def test_two_squares_warning_uses_the_engines_count():
         seen.append(list(state.warnings))
     assert seen[0] == []
     assert ("two-squares-now", "b3", "b2") in seen[-1]
+
+
+def test_chasing_player_is_warned_which_moves_the_more_squares_rule_forbids():
+    from companion_app.texts import warning_text
+    from engine import Move
+
+    variant = get_variant("classic")
+    pieces = {Square.parse(s): (c, k) for s, c, k in (
+        ("j1", Color.RED, "flag"), ("j2", Color.RED, "sergeant"), ("a2", Color.RED, "general"),
+        ("j10", Color.BLUE, "flag"), ("j9", Color.BLUE, "scout"), ("b1", Color.BLUE, "major"))}
+    game = Game.from_position(variant, pieces)
+    state = TableState(seat="red")
+    # Example 2.1 of docs/rules/repetition.md: the General chases the Major round a block.
+    for text in ["a2-a1", "b1-b2", "a1-b1", "b2-a2", "b1-b2", "a2-a1", "b2-a2", "a1-b1"]:
+        game.push(Move.parse(text))
+        state.apply("view", game.view(Color.RED).to_dict())
+    chase = [w for w in state.warnings if w[0] == "chase-refused"]
+    assert chase, state.warnings
+    text = warning_text(Translator("en"), chase[0])
+    assert "Not allowed now: " in text and "a2-a1" in text
+    assert "Mehr-Felder-Regel" in warning_text(Translator("de"), chase[0])

@@ -94,3 +94,11 @@ def test_portrait_tablet_keeps_board_and_panel_apart_with_big_buttons(run_scenar
     assert report["setup_board_bottom"] >= report["setup_side_top"] - 1
     assert report["cell"] >= 30
     assert min(report["button_heights"]) >= 48
+
+
+def test_a_board_announced_on_the_network_is_listed_and_a_tap_fills_its_address(run_scenario):
+    report, _ = run_scenario("connect_finds_board")
+    assert report["found"] == {"Kitchen table": "mqtt://127.0.0.1:1883/kitchen"}
+    assert report["label"] == "Boards on this network:"
+    assert report["address"] == "mqtt://127.0.0.1:1883/kitchen"
+    assert report["title_de"] == "Finde dein Brett"

@@ -5,10 +5,10 @@ board). The Stabiliser debounces each square over a few readings (needed for raw
 scans; the serial firmware already debounces, so it uses 1) and then waits until the whole
 board has been quiet for `quiet_s` before it hands out a StableBoard. Hands in motion
 and a slid scout produce short-lived states; those never become stable unless they last.
-A square that chatters (changes `chatter_changes` times within `chatter_window_s`, or
-reverts to its previous value within `revert_s`: a piece resting between two squares or
-passing over them, a knocked piece, a worn contact) makes the board wait `chatter_quiet_s`
-instead, so a half-placed piece is not read as placed.
+A square that chatters (changes `chatter_changes` times within `chatter_window_s`, reverts
+to its previous value within `revert_s`, or fills within `revert_s` of a neighbour: a piece
+resting across two squares or passing over them, a knocked piece, a worn contact) makes the
+board wait `chatter_quiet_s` instead, so a half-placed piece is not read as placed.
 
 Both feed() and poll() return the new StableBoard when one is established, else None; call
 poll(now) regularly (every few ms) because a board becomes stable by *not* changing.
@@ -98,6 +98,7 @@ class Stabiliser:
         self._recent: dict[int, list[float]] = {}  # square index -> times of its recent changes
         self._needed_quiet = quiet_s
         self._events: list[tuple[int, float, object]] = []
+        self._filled_at: dict[int, float] = {}  # square index -> when it last became occupied
         self._current: list | None = None
         self._candidate: list = []
         self._streak: list[int] = []
@@ -124,6 +125,7 @@ class Stabiliser:
             self._emitted = None
             self._recent.clear()
             self._events = []
+            self._filled_at = {}
         else:
             self._debounce(reading)
         return self.poll(reading.time)
@@ -146,17 +148,29 @@ class Stabiliser:
                 # A change reported late (its own frame lost) is dated when it happened.
                 when = max(self._changed_at, reading.time - reading.changed_ago)
                 self._changed_at = when
-                self._note_change(i, when)
+                self._note_change(i, when, bool(value))
                 self._events.append((i, when, value))
 
-    def _note_change(self, index: int, now: float) -> None:
+    def _note_change(self, index: int, now: float, occupied: bool) -> None:
         horizon = now - self.chatter_window_s
         times = [t for t in self._recent.get(index, ()) if t > horizon]
         reverted = bool(times) and now - times[-1] <= self.revert_s
         times.append(now)
         self._recent[index] = times
-        if len(times) >= self.chatter_changes or reverted:
+        if len(times) >= self.chatter_changes or reverted or (occupied and self._straddled(index, now)):
             self._needed_quiet = max(self.quiet_s, self.chatter_quiet_s)
+        if occupied:
+            self._filled_at[index] = now
+
+    def _straddled(self, index: int, now: float) -> bool:
+        """A neighbour filled at nearly the same moment: one piece resting across two squares."""
+        width = self._geometry[0]
+        neighbours = [index - width, index + width]
+        if index % width:
+            neighbours.append(index - 1)
+        if index % width != width - 1:
+            neighbours.append(index + 1)
+        return any(now - self._filled_at.get(n, -1e9) <= self.revert_s for n in neighbours)
 
     def poll(self, now: float) -> StableBoard | None:
         """A StableBoard if the debounced board has now been quiet long enough and is new."""

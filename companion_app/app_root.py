@@ -98,7 +98,13 @@ class TabletRoot(BoxLayout):
         self.add_widget(self.top_bar)
         self.add_widget(self.screens)
         self._refresh_trigger = Clock.create_trigger(self.refresh, 0)
+        Clock.schedule_interval(self._tick_clocks, 0.5)
         self.refresh()
+
+    def _tick_clocks(self, _dt: float) -> None:
+        # Only the clock labels change between messages; nothing else is redrawn.
+        if self.state.running_clock and self.screens.current in ("game", "display"):
+            self.screen_by_name[self.screens.current].update_clocks(self.state)
 
     # -- connection ---------------------------------------------------------------------------
     def connect(self, address: str, seat: str | None) -> None:

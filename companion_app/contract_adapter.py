@@ -74,6 +74,8 @@ class ContractTranslator:
         offer = state.get("draw_offer")
         self.deliver("draw_offer", {"from": offer})
         self.board_check = state.get("board_check")
+        # The referee sends a board check only while a board (sensors) is attached.
+        self.deliver("connection", {"board": "online" if self.board_check is not None else "offline"})
         if self.seat is None:
             self.contract_phase = state.get("phase")
             if state.get("view"):

@@ -72,9 +72,7 @@ class DisplayScreen(Screen):
                                        tr.rank_label, TRAY_ORDER)
         else:
             self.turn.text = tr("Waiting for the game to start")
-        clocks = [f"{color_name(tr, c)} {clock_text(state.clocks.get(c))}"
-                  for c in ("red", "blue") if state.clocks.get(c) is not None]
-        self.clocks.text = "   ".join(clocks)
+        self.update_clocks(state)
         self.phase.text = self._phase_text(state)
         self.battle.text = battle_text(tr, state.battle, None) if state.battle else ""
         self.refusal.text = ("[color=ff8a80]" + refusal_text(tr, state.refusal) + "[/color]"
@@ -90,6 +88,13 @@ class DisplayScreen(Screen):
                 color = "81c784" if value in ("online", "ok") else "e57373"
                 lines.append(f"[color={color}]•[/color] {names[key]}: {word}")
         self.links.text = "\n".join(lines)
+
+    def update_clocks(self, state: TableState) -> None:
+        """The clocks, run down locally between the referee's updates (called every second)."""
+        tr = self.root_app.tr
+        clocks = [f"{color_name(tr, c)} {clock_text(state.clock(c))}"
+                  for c in ("red", "blue") if state.clocks.get(c) is not None]
+        self.clocks.text = "   ".join(clocks)
 
     def _phase_text(self, state: TableState) -> str:
         tr = self.root_app.tr

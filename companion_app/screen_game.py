@@ -144,17 +144,7 @@ class GameScreen(Screen):
             self.turn_label.text = tr("{side} to move").format(side=color_name(tr, to_move))
         self.turn_label.color = (1, 0.55, 0.5, 1) if to_move == "red" else (0.6, 0.75, 1, 1)
 
-        for color, label in self.clock_labels.items():
-            text = clock_text(state.clocks.get(color))
-            name = color_name(tr, color)
-            running = state.running_clock == color
-            label.text = f"[b]{name} {text}[/b]" if running else f"{name} {text}"
-        has_clocks = any(state.clocks.get(c) is not None for c in ("red", "blue"))
-        self.clock_row.opacity = 1 if has_clocks else 0
-        self.clock_row.height = dp(40) if has_clocks else 0
-        game = state.clocks.get("game")
-        self.game_clock.text = tr("Game time left: {time}").format(time=clock_text(game)) if game else ""
-        self.game_clock.height = dp(22) if game else 0
+        self.update_clocks(state)
 
         self.message.text = self._message_text(state)
         self._refresh_offer(state)
@@ -164,6 +154,21 @@ class GameScreen(Screen):
         self.resign_button.text = tr("Really resign?") if self._resign_armed else tr("Resign")
         self.buttons.opacity = 1 if seat else 0
         self.buttons.disabled = not seat or bool(view.get("result"))
+
+    def update_clocks(self, state: TableState) -> None:
+        """The clocks, run down locally between the referee's updates (called every second)."""
+        tr = self.root_app.tr
+        for color, label in self.clock_labels.items():
+            text = clock_text(state.clock(color))
+            name = color_name(tr, color)
+            running = state.running_clock == color
+            label.text = f"[b]{name} {text}[/b]" if running else f"{name} {text}"
+        has_clocks = any(state.clocks.get(c) is not None for c in ("red", "blue"))
+        self.clock_row.opacity = 1 if has_clocks else 0
+        self.clock_row.height = dp(40) if has_clocks else 0
+        game = state.clock("game")
+        self.game_clock.text = tr("Game time left: {time}").format(time=clock_text(game)) if game else ""
+        self.game_clock.height = dp(22) if game else 0
 
     def _message_text(self, state: TableState) -> str:
         tr = self.root_app.tr
@@ -181,6 +186,8 @@ class GameScreen(Screen):
                     squares=", ".join(state.guidance["fill"])))
         for warning in state.warnings:
             parts.append("[color=ffd54f]" + warning_text(tr, warning) + "[/color]")
+        if state.declined_by and state.declined_by != state.seat:
+            parts.append(tr("{side} declined the draw.").format(side=color_name(tr, state.declined_by)))
         if state.notice:
             parts.append(tr(state.notice))
         if not parts and state.view and state.view.get("last_move"):

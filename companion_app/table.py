@@ -7,6 +7,7 @@ the adapter translates (see link.py).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +55,8 @@ class TableState:
     view: dict[str, Any] | None = None
     clocks: dict[str, float | None] = field(default_factory=dict)
     running_clock: str | None = None
+    clocks_at: float = 0.0
+    declined_by: str | None = None
     connection: dict[str, str] = field(default_factory=dict)  # "referee"/"board"/"red"/"blue"
     pairing: dict[str, Any] | None = None
     setup_status: dict[str, str] = field(default_factory=dict)
@@ -106,6 +109,17 @@ class TableState:
     def _on_clocks(self, payload: dict[str, Any]) -> None:
         self.clocks = {k: payload.get(k) for k in ("red", "blue", "game")}
         self.running_clock = payload.get("running")
+        self.clocks_at = time.monotonic()
+
+    def clock(self, name: str) -> float | None:
+        """A clock's seconds now: the referee's figure, run down since it arrived if it runs."""
+        value = self.clocks.get(name)
+        if value is None:
+            return None
+        running = name == self.running_clock or (name == "game" and self.running_clock)
+        if running and self.phase == "game" and not (self.view or {}).get("result"):
+            value -= time.monotonic() - self.clocks_at
+        return max(0.0, value)
 
     def _on_view(self, view: dict[str, Any]) -> None:
         previous = self.view
@@ -121,6 +135,7 @@ class TableState:
                 self.kinds_by_id[piece["id"]] = (piece["color"], piece["kind"])
         if new_ply:
             self.refusal = None
+            self.declined_by = None
             self.draw_offer_from = None if view.get("result") else self.draw_offer_from
             self.takeback_from = None
             self.battle = None
@@ -143,8 +158,11 @@ class TableState:
                 self.battle.removed.append(square)
         elif kind == "capture" and event.get("kind"):
             self.kinds_by_id[event["piece_id"]] = (event["color"], event["kind"])
-        elif kind == "refusal" and event.get("color") == self.seat:
-            self.refusal = event
+        elif kind == "refusal" and (self.seat is None or event.get("color") == self.seat):
+            self.refusal = event  # the display shows every refusal, a tablet its own player's
+        elif kind == "draw_declined":
+            self.draw_offer_from = None
+            self.declined_by = event.get("color")
         elif kind == "game_end":
             self.phase = "over"
 

@@ -278,6 +278,8 @@ def referee_display(d):
     table.publish()
     yield 0.1
     d.report["clocks"] = screen.clocks.text
+    yield 1.6
+    d.report["clocks_later"] = screen.clocks.text
     d.shot("referee-display")
 
 

@@ -362,8 +362,14 @@ class Referee:
     def poll_board(self, now: float) -> None:
         """Called every few ms by the sensor feed: rulings that wait on time."""
         with self._lock:
-            self.watcher.poll(now, self.session.game)
-            self._publish_if_board_changed()
+            # Most polls change nothing: only then is the (costly) board check recomputed.
+            if self.watcher.poll(now, self.session.game):
+                self._publish_if_board_changed()
+
+    @property
+    def last_board_check(self) -> dict | None:
+        """The board check as last published (cheap to read)."""
+        return self._last_check
 
     def _publish_if_board_changed(self) -> None:
         check = self.board_check()

@@ -48,11 +48,15 @@ class BoardWatcher:
         if self.recognizer is not None:
             self._handle(self.recognizer.feed(board))
 
-    def poll(self, now: float, game: Game | None) -> None:
-        """Rulings that wait on time (a scout's hold, patience)."""
+    def poll(self, now: float, game: Game | None) -> bool:
+        """Rulings that wait on time (a scout's hold, patience); True if anything happened."""
+        before = self.recognizer
         self.follow(game)
-        if self.recognizer is not None:
-            self._handle(self.recognizer.poll(now))
+        if self.recognizer is None:
+            return before is not None
+        observations = self.recognizer.poll(now)
+        self._handle(observations)
+        return bool(observations) or before is not self.recognizer
 
     def ruled(self) -> None:
         """The game changed (a ruling): let the recogniser re-read it and guide."""

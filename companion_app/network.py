@@ -91,18 +91,22 @@ class SeatLink(_NetworkLink):
         client.on_public_state = self._to_ui("public_state")
         client.link.subscribe(client.topics.info, self._info_handler(client))
         self.client = client
+        self._info_seen = False
+        self._granted = False
         client.start(wait=None)
-        if client.paired and client.seat == self.seat:
-            self.adapter.pairing({"status": "granted", "seat": self.seat})
-            self._asked = False
-        else:
+        # A stored seat counts only once the referee's announcement shows the same key.
+        self._asked = not (client.paired and client.seat == self.seat)
+        if self._asked:
             client.pair(self.seat)
-            self._asked = True
         self._start_polling()
 
     def _check_connection(self, dt: float) -> None:
         super()._check_connection(dt)
         client = self.client
+        if (self._info_seen and not self._granted and not self._asked and client.paired
+                and self.adapter is not None):
+            self._granted = True
+            self.adapter.pairing({"status": "granted", "seat": self.seat})
         # A tablet paired with an earlier referee (its key changed: a new Pi, a wiped journal)
         # loses the seat; it asks again, and the player sees the pairing screen.
         if not client.paired and not self._asked and client.referee_key:
@@ -117,6 +121,7 @@ class SeatLink(_NetworkLink):
 
         def both(topic: str, raw: bytes) -> None:
             original(topic, raw)
+            self._info_seen = True
             from firmware_bridge import contract
 
             with contextlib.suppress(contract.ContractError):

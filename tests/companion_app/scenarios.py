@@ -373,6 +373,7 @@ def network_game(d):
                           what=lambda r=root: f"pairing ({r.state.pairing}, board {system.referee.occupancy})")
         square = root.state.pairing["square"]
         d.report[f"{seat}_pairing_square"] = square
+        yield 0.2
         if seat == "red":
             d.shot("pairing-red", red)
         d.tap(board, *board.square_center(square))
@@ -433,6 +434,13 @@ def network_game(d):
     d.report["blue_ply"] = blue.state.view["ply"]
     d.shot("network-game")
     d.shot("network-game-red", red)
+    # Blue's app restarts mid-game: it keeps its seat (no pairing) and shows the game at once.
+    blue.disconnect()
+    yield 0.2
+    blue.connect(system.url, "blue")
+    yield from _until(lambda: blue.screens.current == "game"
+                      and (blue.state.view or {}).get("ply") == game.ply, what="blue back in the game")
+    d.report["blue_back_without_pairing"] = blue.state.pairing is None
     # A draw offered and accepted with the buttons, over MQTT.
     red_screen, blue_screen = red.screen_by_name["game"], blue.screen_by_name["game"]
     d.tap(red_screen.draw_button, *red_screen.draw_button.center)

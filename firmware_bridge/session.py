@@ -123,7 +123,12 @@ class Session:
 
     def _replay(self) -> None:
         checkpoint = None
+        # Only the current game's rulings are applied; earlier games only matter for the
+        # seats and command counters they leave behind.
+        current = self.journal.last_game()
         for entry in self.journal.entries():
+            if entry.kind == "game" and entry.game != current:
+                continue
             if entry.kind == "game":
                 self._reset(entry.game, entry.payload)
                 checkpoint = None
@@ -133,7 +138,7 @@ class Session:
                 seat = self.seats.get(entry.payload["seat"])
                 if seat and seat.key == entry.payload.get("key", seat.key):
                     seat.remember(entry.payload["counter"], entry.payload["reply"])
-            elif entry.kind in RULINGS and entry.game == self.game_id:
+            elif entry.kind in RULINGS and entry.game == current == self.game_id:
                 self._apply(entry.kind, entry.payload)
                 checkpoint = entry.payload.get("clock", checkpoint)
         if not self.game_id:

@@ -96,10 +96,11 @@ def latency_over_pty(moves: int, seed: int) -> dict[str, list[float]]:
                 while board.pending():
                     time.sleep(0.005)
                 events = game.push(move)
-                watch.sync()
+                confirmed = watch.sync()
                 hands.after_ruling(move, events, attack, lambda piece_id: 100 + piece_id)
-                pump(watch, source, 3.0,
-                     lambda obs, board=board: isinstance(obs[-1], BoardMatches) and not board.pending())
+                if board.pending() or not confirmed or not isinstance(confirmed[-1], BoardMatches):
+                    pump(watch, source, 3.0,
+                         lambda obs, board=board: isinstance(obs[-1], BoardMatches) and not board.pending())
                 played += 1
             source.stop()
     return results

@@ -9,6 +9,13 @@ The interface the referee codes against:
     ...
     on MoveMade(move): events = game.push(move); observations = recognizer.sync()
     after game.pop() / a new game / any change of `game` made elsewhere: recognizer.sync()
+    recognizer.guidance() -> BoardMismatch | None   # what to fix now, e.g. for LEDs / display
+    recognizer.restoring                            # True while only guiding (moves not read)
+
+Or, with the stabiliser built in: watch = BoardWatch(game); watch.feed(reading);
+watch.poll(now); watch.sync(); watch.guidance() (same observations).
+Stable boards made by a Stabiliser tell the recogniser whether newer changes are still
+settling; boards built by hand (StableBoard.from_values) can say so with poll(now, settling=).
 
 Observations (dataclasses below), each reported once per board state:
   MoveMade(move, attack)          a legal move was made on the board; the referee pushes it.
@@ -37,7 +44,9 @@ After a ruling, or whenever the board does not match the game (start, takeback, 
 the recogniser is "restoring": it only guides until the board matches, then reads moves again.
 With identifying sensors (a tag per piece) it learns each piece's tag when the board first
 matches, uses tags to tell an attack from a nudge, and reports pieces standing on the wrong
-square in `wrong`.
+square in `wrong`. Volcano squares (Espionage) take whatever they read while the board is set
+up or restored as normal: a marker the sensors see is no stray piece, a piece put there later
+is an illegal move.
 """
 
 from __future__ import annotations

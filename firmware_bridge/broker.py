@@ -118,27 +118,34 @@ class Mosquitto:
     def __init__(self, port: int | None = None, *, acl: str | None = None,
                  passwords: dict[str, str] | None = None, extra: str = "",
                  persistence: bool = False, workdir: str | None = None,
-                 anonymous: bool | None = None) -> None:
+                 anonymous: bool | None = None, tls: tuple[str, str, str] | None = None) -> None:
         self.port = port or free_port()
         self.dir = Path(workdir or tempfile.mkdtemp(prefix="arbiter-mosquitto-"))
         self.acl, self.passwords, self.extra, self.persistence = acl, passwords, extra, persistence
         # Anonymous clients are allowed unless accounts exist and nobody said otherwise.
         self.anonymous = passwords is None if anonymous is None else anonymous
+        self.tls = tls  # (CA file, server certificate, server key): the listener speaks mqtts
         self.process: subprocess.Popen | None = None
         self._write_config()
 
     @property
     def url(self) -> str:
-        """mqtt://127.0.0.1:<port>"""
-        return f"mqtt://127.0.0.1:{self.port}"
+        """mqtt://127.0.0.1:<port> (mqtts:// with TLS)"""
+        return f"{'mqtts' if self.tls else 'mqtt'}://127.0.0.1:{self.port}"
 
     def url_for(self, username: str, password: str) -> str:
         """The URL with credentials."""
-        return f"mqtt://{username}:{password}@127.0.0.1:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://{username}:{password}@127.0.0.1:{self.port}"
 
     def _write_config(self) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
-        lines = [f"listener {self.port} 127.0.0.1", "max_queued_messages 100000",
+        lines = [f"listener {self.port} 127.0.0.1"]
+        if self.tls:
+            for option, source in zip(("cafile", "certfile", "keyfile"), self.tls, strict=True):
+                copy = self.dir / f"tls-{option}.pem"
+                shutil.copyfile(source, copy)
+                lines.append(f"{option} {copy}")
+        lines += ["max_queued_messages 100000",
                  f"log_dest file {self.dir / 'mosquitto.log'}", "log_type error",
                  "log_type warning", "log_type notice"]
         if self.passwords is not None:

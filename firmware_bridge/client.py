@@ -4,9 +4,9 @@ Interface (stable; the Kivy app codes against it)::
 
     from firmware_bridge.client import SeatClient, DisplayClient, OverviewClient
 
-    seat = SeatClient("mqtt://192.168.1.20:1883", board="board1",
+    seat = SeatClient("mqtt://192.168.1.20:1883", board="board1",   # or mqtts://host:8883
                       credentials_path="~/.arbiter/board1.json",  # None: keep in memory only
-                      name="Anna")
+                      name="Anna", ca_file=None)                  # CA bundle for mqtts://
     seat.on_pairing = lambda reply: ...    # {"status": "challenge", "method": "square", "square": "e5"}
                                            # {"status": "challenge", "method": "code"}  -> seat.send_code("123456")
                                            # {"status": "granted", "seat": "red"} / {"status": "refused", "message": ...}
@@ -68,13 +68,14 @@ class _Base:
 
     role = "display"
 
-    def __init__(self, broker_url: str | BrokerURL, board: str, client_id: str | None) -> None:
+    def __init__(self, broker_url: str | BrokerURL, board: str, client_id: str | None,
+                 ca_file: str | None = None) -> None:
         self.topics = contract.Topics(board)
         self.client_id = client_id or _new_client_id(self.role)
         self._changed = threading.Condition()
         offline = self._presence(False)
         self.link = MqttLink(broker_url, self.client_id,
-                             will=(self.topics.presence(self.client_id), offline, True))
+                             will=(self.topics.presence(self.client_id), offline, True), ca_file=ca_file)
         self.link.on_connected(self._announce)
         self.referee_online = False
         self.link.subscribe(self.topics.presence("referee"), self._on_referee_presence)
@@ -168,8 +169,9 @@ class DisplayClient(_Base):
 
     role = "display"
 
-    def __init__(self, broker_url: str | BrokerURL, board: str, client_id: str | None = None) -> None:
-        super().__init__(broker_url, board, client_id)
+    def __init__(self, broker_url: str | BrokerURL, board: str, client_id: str | None = None,
+                 ca_file: str | None = None) -> None:
+        super().__init__(broker_url, board, client_id, ca_file)
         self.on_state: Callback = None
         self.on_events: Callback = None
         self.state: dict | None = None
@@ -210,8 +212,9 @@ class OverviewClient(_Base):
 
     role = "overview"
 
-    def __init__(self, broker_url: str | BrokerURL, client_id: str | None = None) -> None:
-        super().__init__(broker_url, "overview", client_id)
+    def __init__(self, broker_url: str | BrokerURL, client_id: str | None = None,
+                 ca_file: str | None = None) -> None:
+        super().__init__(broker_url, "overview", client_id, ca_file)
         self.boards: dict[str, dict] = {}
         self.on_state: Callback = None
         self.link.subscribe(f"{contract.ROOT}/+/state", self._on_state)
@@ -235,14 +238,14 @@ class SeatClient(_Base):
     role = "seat"
 
     def __init__(self, broker_url: str | BrokerURL, board: str, *, credentials_path: str | None = None,
-                 client_id: str | None = None, name: str = "") -> None:
+                 client_id: str | None = None, name: str = "", ca_file: str | None = None) -> None:
         self._path = Path(credentials_path).expanduser() if credentials_path else None
         saved = self._load()
         if saved.get("broker_username"):
             url = BrokerURL.parse(broker_url) if isinstance(broker_url, str) else broker_url
             broker_url = url.with_credentials(saved["broker_username"], saved.get("broker_password"))
         self._account = (saved.get("broker_username"), saved.get("broker_password"))
-        super().__init__(broker_url, board, client_id or saved.get("client_id"))
+        super().__init__(broker_url, board, client_id or saved.get("client_id"), ca_file)
         self.name = name
         self.key = crypto.private_key_from_text(saved["key"]) if "key" in saved else PrivateKey.generate()
         self.seat: str | None = saved.get("seat")

@@ -46,6 +46,7 @@ class RefereeSettings:
     # Broker accounts handed to a tablet at pairing (seat -> (username, password)), if any.
     seat_accounts: dict[str, tuple[str, str]] = field(default_factory=dict)
     tick_seconds: float = 0.1
+    ca_file: str | None = None  # CA bundle for an mqtts:// broker (None: the system's)
 
 
 class Referee:
@@ -76,7 +77,8 @@ class Referee:
         self.republished_at = 0.0  # when the first full republish after start went out
         offline = self._presence(False)
         self.link = MqttLink(settings.broker_url, f"referee-{settings.board}",
-                             will=(self.topics.presence("referee"), offline, True))
+                             will=(self.topics.presence("referee"), offline, True),
+                             ca_file=settings.ca_file)
         self.link.subscribe(self.topics.hello, self._on_hello)
         self.link.subscribe(self.topics.pair_request, self._on_pair_request)
         self.link.subscribe(f"{self.topics.base}/pair/+/code", self._on_pair_code)
@@ -396,9 +398,9 @@ class Referee:
             log.info("ignored a board move %s: %s", observation.move, error)
             return
         self.last_board_ruling = (observation, time.monotonic())
-        self._publish_rulings([ruling])
         if ruling.kind == "move":
-            self.watcher.ruled()
+            self.watcher.ruled()  # first, so the snapshot published next has the new board check
+        self._publish_rulings([ruling])
         self._last_check = self.board_check()
         self._show_leds()
 

@@ -96,7 +96,8 @@ def main(argv: list[str]) -> int:
     settings = RefereeSettings(board=config.board, journal_path=config.journal,
                                broker_url=broker_url, variant=config.variant,
                                time_control=config.time_control, board_input=config.board_input,
-                               name=config.title, seat_accounts=config.seat_accounts)
+                               name=config.title, seat_accounts=config.seat_accounts,
+                               ca_file=config.ca_file)
     referee = Referee(settings)
     if config.board_input and config.profile:
         attach_profile(referee, config.profile)

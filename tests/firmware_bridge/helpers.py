@@ -42,13 +42,13 @@ def pair_by_code(referee: Referee, client: SeatClient, seat: str, timeout: float
 
 
 def start_table(url: str, journal_path, board: str = "b1", variant: str = "barrage",
-                referee_url: str | None = None, **settings) -> Table:
+                referee_url: str | None = None, client_ca_file: str | None = None, **settings) -> Table:
     """Start a referee and pair both seats by code; tablets and display connect to ``url``."""
     referee = Referee(RefereeSettings(board, journal_path, referee_url or url, variant=variant, **settings))
     assert referee.start()
-    red = SeatClient(url, board, name="Anna")
-    blue = SeatClient(url, board, name="Boris")
-    display = DisplayClient(url, board)
+    red = SeatClient(url, board, name="Anna", ca_file=client_ca_file)
+    blue = SeatClient(url, board, name="Boris", ca_file=client_ca_file)
+    display = DisplayClient(url, board, ca_file=client_ca_file)
     for client in (red, blue, display):
         assert client.start()
     pair_by_code(referee, red, "red")

@@ -129,7 +129,10 @@ def play_watched_game(table, broker) -> None:
         if game.to_move is Color.RED and ply % 3 == 0:
             before = (referee.session.seq, game.hash)
             counter = 10**17 + ply
-            resign = contract.command("red", f"evil-{ply}", counter, "resign")
+            # Resign, offer a draw or submit a setup in red's name, in turn.
+            kind = ("resign", "offer_draw", "setup")[(ply // 3) % 3]
+            args = {"setup": {"a1": "flag"}} if kind == "setup" else {}
+            resign = contract.command("red", f"evil-{ply}", counter, kind, **args)
             red_cmd = topics.seat_command("red")
             # blue's account writes red's command topic: the ACL drops it.
             blue_spy.link.publish(red_cmd, as_blue.seal({"topic": red_cmd, "seat": "red", "counter": counter}, resign))
@@ -149,7 +152,7 @@ def play_watched_game(table, broker) -> None:
             assert wait_until(lambda m=marker, k=mark: any(
                 t == topics.state and contract.decode("state", p)["seq"] == m for t, p in admin.taken(k)))
             assert (referee.session.seq, game.hash) == before, "an intruder changed the game"
-            assert referee.session.phase == "playing"
+            assert referee.session.phase == "playing" and referee.session.draw_offer is None
             assert table.red.seq == referee.session.seq, "red's tablet was rolled back"
 
         mover = table.seat(game.to_move.value)

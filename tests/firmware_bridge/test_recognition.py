@@ -7,6 +7,7 @@ from firmware_bridge.recognition import (
     IllegalAttempt,
     MoveMade,
     MoveRecognizer,
+    setup_from_tags,
     setup_mismatches,
 )
 from firmware_bridge.snapshots import StableBoard
@@ -200,3 +201,17 @@ def test_each_players_setup_zone_is_checked_separately():
     checks = setup_mismatches(game, board)
     assert checks[Color.RED] is None
     assert checks[Color.BLUE] == BoardMismatch(clear=(S("c9"),), fill=(S("b9"),), reason="setup")
+
+
+def test_identifying_sensors_check_each_setup_piece_by_its_tag():
+    game = position(a2=(Color.RED, "bomb"), b2=(Color.RED, "scout"))
+    registry = {1: (Color.RED, "flag"), 2: (Color.RED, "bomb"), 3: (Color.RED, "scout"),
+                4: (Color.BLUE, "flag")}
+    values = [0] * 100
+    values[0], values[10], values[11], values[99] = 1, 3, 2, 4  # bomb and scout swapped
+    board = StableBoard.from_values(values, 10, 10, identifying=True)
+    checks = setup_mismatches(game, board, registry)
+    assert checks[Color.RED] == BoardMismatch((), (), (S("a2"), S("b2")), "setup")
+    assert checks[Color.BLUE] is None
+    assert setup_from_tags(CLASSIC, Color.RED, board, registry) == {
+        S("a1"): "flag", S("a2"): "scout", S("b2"): "bomb"}

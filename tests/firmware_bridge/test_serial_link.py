@@ -159,3 +159,28 @@ def test_identifying_boards_send_tags():
             assert reading.values[63] == 7
         finally:
             link.stop()
+
+
+def test_a_port_where_no_board_answers_is_asked_again_and_reopened():
+    import tty
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    os.set_blocking(master, False)
+    link = SerialLink(os.ttyname(slave), retry_s=0.05, silence_s=0.1)
+    link.start()
+    try:
+        assert wait_for(lambda: link.stats.connects >= 2, timeout=5)  # gave up on it and reopened
+        assert link.status == LinkStatus.WAITING and "waiting for the board" in link.status_text
+        sent = b""
+        while True:
+            try:
+                sent += os.read(master, 4096)
+            except BlockingIOError:
+                break
+        requests = protocol.FrameDecoder().feed(sent)
+        assert len(requests) >= 2 and {f[0] for f in requests} == {protocol.MSG_REQUEST}
+    finally:
+        link.stop()
+        os.close(master)
+        os.close(slave)

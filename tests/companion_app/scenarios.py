@@ -424,6 +424,9 @@ def network_game(d):
         yield from _until(lambda: (system.referee.board_check() or {}).get("matches"), timeout=10,
                           what=f"the board after {move}")
         yield 0.1  # the tablets draw the latest view on the next frame
+        if not attack:
+            yield from _until(lambda: red.state.guidance is None and blue.state.guidance is None,
+                              timeout=3, what=f"no board guidance left after {move}")
         violations += _privacy_violations(red, game, Color.RED)
         violations += _privacy_violations(blue, game, Color.BLUE)
     d.report["battles"] = battles

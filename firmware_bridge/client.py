@@ -18,6 +18,7 @@ Interface (stable; the Kivy app codes against it)::
     seat.pair("red")                       # ask for the seat; not needed once paired (credentials file)
     seat.move("a4-a5"); seat.setup({"a1": "flag", ...}); seat.resign()
     seat.offer_draw(); seat.accept_draw(); seat.decline_draw(); seat.new_game()
+    seat.offer_takeback(); seat.accept_takeback(); seat.decline_takeback()
     seat.state, seat.view, seat.seq, seat.seat, seat.paired, seat.public_state
     seat.wait(lambda c: c.seq >= 3, timeout=5.0)   # for scripts and tests
     seat.stop()
@@ -28,8 +29,9 @@ Decrypted seat snapshot (``on_state``): ``{"v": 1, "seat": "red", "game": "7f3a.
 Public state (``DisplayClient.on_state``): ``{"board", "game", "seq", "phase", "view" (public
 view), "seats": {"red": {"paired": bool, "online": bool, "setup_ready": bool}, ...},
 "clocks": {"red": seconds, "blue": seconds, "game": seconds or None, "running": color or None}
-or None, "draw_offer": color or None, "board_check": {"matches": bool, "missing": [...],
-"extra": [...]} or None}``.
+or None, "draw_offer": color or None, "takeback_offer": color or None, "board_check":
+{"matches": bool, "reading": bool, "clear": [...], "fill": [...], "wrong": [...], "reason": str}
+or None}``.
 
 Callbacks run on the MQTT network thread: a Kivy app wraps them in ``Clock.schedule_once``.
 Every command method returns the command id; the reply arrives via ``on_reply`` with that id.
@@ -517,6 +519,18 @@ class SeatClient(_Base):
     def decline_draw(self) -> str:
         """Decline the opponent's draw offer."""
         return self.command("decline_draw")
+
+    def offer_takeback(self) -> str:
+        """Ask to take the last move back (the opponent must agree)."""
+        return self.command("offer_takeback")
+
+    def accept_takeback(self) -> str:
+        """Agree to the opponent's takeback request: the last move is undone."""
+        return self.command("accept_takeback")
+
+    def decline_takeback(self) -> str:
+        """Refuse the opponent's takeback request."""
+        return self.command("decline_takeback")
 
     def new_game(self) -> str:
         """Start a new game with the same seats once the game is over."""

@@ -53,7 +53,8 @@ CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 SQUARE_NAME = re.compile(r"^[a-z][1-9][0-9]?$")
 MOVE_TEXT = re.compile(r"^[a-z][1-9][0-9]?-[a-z][1-9][0-9]?$")
 
-COMMAND_TYPES = ("move", "setup", "resign", "offer_draw", "accept_draw", "decline_draw", "new_game")
+COMMAND_TYPES = ("move", "setup", "resign", "offer_draw", "accept_draw", "decline_draw",
+                 "offer_takeback", "accept_takeback", "decline_takeback", "new_game")
 PHASES = ("setup", "playing", "over")
 
 # Error codes of a reply; the message beside them is for people.
@@ -67,7 +68,7 @@ ERROR_CODES = (
     "not-your-turn",
     "illegal",          # the engine refused it (movement, two-squares, more-squares, ...)
     "invalid-setup",
-    "no-offer",         # accept/decline without a pending draw offer
+    "no-offer",         # accept/decline without a pending draw or takeback offer
     "board-input",      # moves come from the physical board here
     "refused",          # pairing refused (seat taken, wrong code, ...)
 )
@@ -257,6 +258,7 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
         "seats": (dict, True, None),
         "clocks": ((dict, type(None)), OPT, None),
         "draw_offer": (OPT_STR, OPT, None),
+        "takeback_offer": (OPT_STR, OPT, None),
         "board_check": ((dict, type(None)), OPT, None),
         "at": ((int, float), OPT, None),
     },
@@ -352,6 +354,9 @@ COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
     "offer_draw": {},
     "accept_draw": {},
     "decline_draw": {},
+    "offer_takeback": {},
+    "accept_takeback": {},
+    "decline_takeback": {},
     "new_game": {},
 }
 

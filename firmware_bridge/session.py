@@ -11,6 +11,8 @@ Journal entry kinds:
   move   {move, seat}                      ruling     a move the engine accepted
   refusal {move, seat, rule, message}      ruling     a move from the board the rules refuse
   offer / decline {seat}                   ruling     draw offer and its refusal
+  takeback_offer / takeback_decline {seat} ruling     asking to take the last move back
+  takeback {seat, move}                    ruling     the last move taken back (both agreed)
   end    {reason, seat}                    ruling     resignation, agreed draw, time
   pair   {seat, key, client, name}                    a tablet's key was granted a seat
   reply  {seat, counter, id, reply}                   the answer to an authenticated command
@@ -34,6 +36,7 @@ from engine import (
     Move,
     RefusalEvent,
     Square,
+    TakebackEvent,
     get_variant,
     place_volcanoes,
     redact_events,
@@ -44,7 +47,8 @@ from . import contract
 from .clocks import GameClock, TimeControl
 from .journal import Journal
 
-RULINGS = ("setup", "start", "move", "refusal", "offer", "decline", "end")
+RULINGS = ("setup", "start", "move", "refusal", "offer", "decline", "end",
+           "takeback_offer", "takeback_decline", "takeback")
 REPLY_CACHE = 64  # replies kept per seat for resent commands
 
 
@@ -112,7 +116,7 @@ class Session:
         self.game: Game | None = None
         self.seq = 0
         self.draw_offer: str | None = None
-        self.declared: str | None = None
+        self.takeback_offer: str | None = None
 
     @property
     def phase(self) -> str:
@@ -162,11 +166,20 @@ class Session:
         elif kind == "move":
             assert self.game is not None
             events = self.game.push(Move.parse(payload["move"]))
-            self.draw_offer = None
+            self.draw_offer = self.takeback_offer = None
         elif kind == "offer":
             self.draw_offer = payload["seat"]
         elif kind == "decline":
             self.draw_offer = None
+        elif kind == "takeback_offer":
+            self.takeback_offer = payload["seat"]
+        elif kind == "takeback_decline":
+            self.takeback_offer = None
+        elif kind == "takeback":
+            assert self.game is not None
+            move = self.game.pop()
+            events = [TakebackEvent(str(move), self.game.ply)]
+            self.takeback_offer = self.draw_offer = None
         elif kind == "end":
             assert self.game is not None
             reason, seat = payload["reason"], payload.get("seat")
@@ -214,6 +227,12 @@ class Session:
             return "red"
         if kind == "end":
             return None
+        if kind == "takeback" and self.game is not None:
+            # The clock goes back to the player whose move is taken back.
+            move = self.game.pop()
+            running = self.game.to_move.value
+            self.game.push(move)
+            return running
         if kind == "move" and self.game is not None:
             # Try the move on the engine and take it back: only the engine knows whether the
             # turn passes (Espionage has two moves a turn) or the game ends.
@@ -234,14 +253,16 @@ class Session:
 
     def _announce(self, kind: str, payload: dict, events: list) -> Ruling:
         seat = payload.get("seat")
-        if kind in ("move", "end") and self.game is not None:
+        if kind in ("move", "end", "takeback") and self.game is not None:
             public = redact_events(self.game, events, None)
             private = {s: redact_events(self.game, events, Color(s)) for s in contract.SEATS}
         else:
             simple = {"setup": {"type": "setup_ready", "color": seat},
                       "start": {"type": "game_start", "variant": self.variant.name},
                       "offer": {"type": "draw_offer", "color": seat},
-                      "decline": {"type": "draw_declined", "color": seat}}
+                      "decline": {"type": "draw_declined", "color": seat},
+                      "takeback_offer": {"type": "takeback_offer", "color": seat},
+                      "takeback_decline": {"type": "takeback_declined", "color": seat}}
             if kind == "refusal":
                 event = RefusalEvent(seat, payload["move"], payload["rule"], payload["message"],
                                      self.game.ply if self.game else 0).to_dict()
@@ -369,6 +390,8 @@ class Session:
             return [("move", {"move": str(move), "seat": seat})], "move accepted"
         if kind == "resign":
             return [("end", {"reason": "resign", "seat": seat})], "resigned"
+        if kind.endswith("_takeback"):
+            return self._plan_takeback(seat, kind, other)
         if kind == "offer_draw":
             if self.draw_offer == other:  # both want it: that is an agreement
                 return [("end", {"reason": "draw", "seat": seat})], "draw agreed"
@@ -380,6 +403,22 @@ class Session:
         if kind == "accept_draw":
             return [("end", {"reason": "draw", "seat": seat})], "draw agreed"
         return [("decline", {"seat": seat})], "draw declined"
+
+    def _plan_takeback(self, seat: str, kind: str, other: str) -> tuple[list, str]:
+        assert self.game is not None
+        if kind == "offer_takeback":
+            if not self.game.move_stack:
+                raise CommandError("illegal", "there is no move to take back")
+            if self.takeback_offer == other:  # both ask: agreed
+                return [("takeback", {"seat": seat, "move": str(self.game.last_move)})], "move taken back"
+            if self.takeback_offer == seat:
+                raise CommandError("no-offer", "your takeback request is already pending")
+            return [("takeback_offer", {"seat": seat})], "takeback requested"
+        if self.takeback_offer != other:
+            raise CommandError("no-offer", "your opponent has not asked to take a move back")
+        if kind == "accept_takeback":
+            return [("takeback", {"seat": seat, "move": str(self.game.last_move)})], "move taken back"
+        return [("takeback_decline", {"seat": seat})], "takeback declined"
 
     # -- what is published ------------------------------------------------------------------
     def seats_summary(self, online: set[str]) -> dict:
@@ -395,7 +434,8 @@ class Session:
             "v": 1, "board": board, "game": self.game_id, "seq": self.seq, "phase": self.phase,
             "view": self.game.view(None).to_dict() if self.game else None,
             "seats": self.seats_summary(online), "clocks": self.clock.to_dict(self.now()),
-            "draw_offer": self.draw_offer, "board_check": board_check, "at": time.time()})
+            "draw_offer": self.draw_offer, "takeback_offer": self.takeback_offer,
+            "board_check": board_check, "at": time.time()})
 
     def seat_state(self, seat: str) -> dict:
         """The retained private snapshot of one seat (to be encrypted to that seat)."""

@@ -130,3 +130,31 @@ def test_the_biggest_private_snapshot_fits_the_fixed_envelope(tmp_path):
     topic = "arbiter/v1/" + "x" * 32 + "/seat/red/state"
     envelope = channel.seal({"topic": topic, "game": session.game_id, "seq": 10**9}, session.seat_state("red"))
     assert len(envelope) == crypto.ENVELOPE_SIZE
+
+
+def test_a_move_is_taken_back_only_when_the_opponent_agrees(tmp_path):
+    clock = Clock()
+    session = started(tmp_path, control=TimeControl(player_seconds=300), clock=clock)
+    start_hash = session.game.hash
+    move = str(session.game.legal_moves()[0])
+    session.execute("red", command("red", 5, "move", move=move))
+    clock.now += 10
+    with pytest.raises(CommandError):
+        session._plan("blue", command("blue", 5, "accept_takeback"))
+    assert session.execute("red", command("red", 6, "offer_takeback"))[0]["ok"]
+    assert session.takeback_offer == "red"
+    reply, rulings = session.execute("blue", command("blue", 6, "accept_takeback"))
+    assert reply["ok"] and rulings[0].public_events == [{"type": "takeback", "move": move, "ply": 0}]
+    assert session.game.ply == 0 and session.game.hash == start_hash
+    assert session.clock.running == "red" and session.takeback_offer is None
+    again = Session(Journal(tmp_path / "j.db"), "barrage", now=clock)
+    assert again.game.ply == 0 and again.game.hash == start_hash
+
+
+def test_a_declined_takeback_changes_nothing_but_the_offer(tmp_path):
+    session = started(tmp_path)
+    session.execute("red", command("red", 5, "move", move=str(session.game.legal_moves()[0])))
+    session.execute("blue", command("blue", 5, "offer_takeback"))
+    reply, _ = session.execute("red", command("red", 6, "decline_takeback"))
+    assert reply["ok"] and session.game.ply == 1 and session.takeback_offer is None
+    assert session.execute("red", command("red", 7, "accept_takeback"))[0]["code"] == "no-offer"

@@ -127,6 +127,9 @@ class GameScreen(Screen):
         highlights: dict[str, str] = {}
         if state.battle and state.battle.square:
             highlights[state.battle.square] = "battle"
+        refused = str((state.refusal or {}).get("move") or "")
+        if "-" in refused:
+            highlights.update({sq: "selected" for sq in refused.split("-")})
         if state.guidance:
             highlights.update({sq: "clear" for sq in state.guidance["clear"]})
             highlights.update({sq: "fill" for sq in state.guidance["fill"]})

@@ -150,10 +150,10 @@ def game_two_tablets(d):
     d.report["ply"] = table.game.ply
     d.report["red_view_ply"] = red.state.view["ply"]
     d.show(red)
-    yield 0.1
+    yield 0.3  # let the layout settle on the new size
     d.shot("game-red-battle")
     d.show(blue)
-    yield 0.1
+    yield 0.3  # let the layout settle on the new size
     d.shot("game-blue-battle")
     # Blue's board shows each red piece it cannot know as "?".
     view = blue.state.view
@@ -172,19 +172,19 @@ def game_two_tablets(d):
     d.report["refusal_text"] = mover_root.screen_by_name["game"].message.text
     d.report["refused_move"] = f"{bomb.name}-{target.name}"
     d.show(mover_root)
-    yield 0.1
+    yield 0.3  # let the layout settle on the new size
     d.shot("game-refusal")
     # Draw offer and acceptance through the buttons.
     game_screen = red.screen_by_name["game"]
     d.show(red, blue)
-    yield 0.1
+    yield 0.3  # let the layout settle on the new size
     d.tap(game_screen.draw_button, *_center_of(game_screen.draw_button))
     yield 0.1
     blue_screen = blue.screen_by_name["game"]
     d.report["blue_offer_text"] = blue_screen.offer_label.text
     d.report["blue_accept_visible"] = blue_screen.offer_row.opacity
     d.show(blue)
-    yield 0.1
+    yield 0.3  # let the layout settle on the new size
     d.shot("game-draw-offer")
     d.tap(blue_screen.accept_button, *_center_of(blue_screen.accept_button))
     yield 0.2
@@ -194,7 +194,7 @@ def game_two_tablets(d):
     d.report["revealed_labels"] = sorted(set(over.board.drawn.values()))
     d.report["replay_positions"] = len(over.replay.positions) if over.replay else 0
     d.show(blue)
-    yield 0.1
+    yield 0.3  # let the layout settle on the new size
     d.shot("over-blue")
     over.step(-1)
     d.report["replay_label_back"] = over.move_label.text
@@ -228,7 +228,7 @@ def warning_and_resign(d):
     d.report["red_messages"] = texts
     d.report["two_squares_left"] = red.state.view.get("two_squares_left")
     d.show(red)
-    yield 0.1
+    yield 0.3  # let the layout settle on the new size
     d.shot("game-warning")
     result = table.play("b3-b2")
     yield 0.1
@@ -237,7 +237,7 @@ def warning_and_resign(d):
     # Resigning takes two taps.
     screen = blue.screen_by_name["game"]
     d.show(blue)
-    yield 0.1
+    yield 0.3  # let the layout settle on the new size
     d.tap(screen.resign_button, *_center_of(screen.resign_button))
     yield 0.05
     d.report["after_one_tap"] = [blue.screens.current, screen.resign_button.text]
@@ -249,7 +249,7 @@ def warning_and_resign(d):
     yield 0.1
     d.report["red_result_bg"] = red.screen_by_name["over"].result.text
     d.show(red)
-    yield 0.1
+    yield 0.3  # let the layout settle on the new size
     d.shot("over-red-bg")
 
 

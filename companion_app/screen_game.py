@@ -25,6 +25,16 @@ from companion_app.widgets import (
 TRAY_ORDER = list(RANKED_KINDS) + ["bomb", "flag"]
 
 
+def moves_per_turn(variant: str) -> int:
+    """Moves in one turn of a variant (2 in Espionage), 1 when the variant is unknown here."""
+    try:
+        from engine import get_variant
+
+        return get_variant(variant).moves_per_turn
+    except (ImportError, ValueError):
+        return 1
+
+
 class GameScreen(Screen):
     """The running game for one seat (or, with seat None, the public referee display)."""
 
@@ -145,6 +155,10 @@ class GameScreen(Screen):
             self.turn_label.text = tr("Your turn")
         else:
             self.turn_label.text = tr("{side} to move").format(side=color_name(tr, to_move))
+        left = view.get("moves_left_in_turn", 1)
+        if not view.get("result") and moves_per_turn(view.get("variant", "")) > 1:
+            # Espionage: a turn is two moves by two different pieces.
+            self.turn_label.text += "  " + tr("({count} of 2 moves left)").format(count=left)
         self.turn_label.color = (1, 0.55, 0.5, 1) if to_move == "red" else (0.6, 0.75, 1, 1)
 
         self.update_clocks(state)

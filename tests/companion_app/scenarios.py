@@ -483,3 +483,21 @@ def connect_finds_board(d):
     root.set_language("de")
     yield 0.1
     d.report["title_de"] = screen.title.text
+
+
+def espionage_turn(d):
+    """Espionage: the tablet counts the two moves of a turn, and draws the variant's pieces."""
+    table = LocalTable("espionage")
+    red, blue = _tablets(table, "red", "blue")
+    red.wanted_seat, blue.wanted_seat = "red", "blue"
+    d.show(red)
+    yield from _start_game(d, table, red, blue)
+    screen = red.screen_by_name["game"]
+    d.report["turn_start"] = screen.turn_label.text
+    game = table.game
+    first = random.Random(1).choice(game.legal_moves())
+    table.play(str(first))
+    yield 0.2
+    d.report["turn_after_one"] = screen.turn_label.text
+    d.report["labels"] = sorted(set(screen.board.drawn.values()))
+    d.shot("espionage")

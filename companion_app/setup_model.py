@@ -8,7 +8,17 @@ import random
 from pathlib import Path
 from typing import Any
 
-from engine import Color, Square, get_variant, random_setup, validate_setup
+from engine import (
+    Color,
+    Square,
+    get_variant,
+    named_setup,
+    named_setups,
+    random_setup,
+    validate_setup,
+)
+
+BUILT_IN = "★ "  # marks the well-known setups shipped with the engine in the load list
 
 
 def app_home() -> Path:
@@ -131,8 +141,9 @@ class SetupStore:
         return data if isinstance(data, dict) else {}
 
     def names(self, variant: str) -> list[str]:
-        """Saved setup names for a variant, sorted."""
-        return sorted(self._read().get(variant, {}))
+        """Saved setup names for a variant, sorted, then the engine's well-known ones (marked ★)."""
+        built_in = [BUILT_IN + name for name in named_setups(get_variant(variant))]
+        return sorted(self._read().get(variant, {})) + built_in
 
     def save(self, name: str, draft: SetupDraft) -> None:
         """Save (or overwrite) a named setup."""
@@ -145,6 +156,13 @@ class SetupStore:
 
     def load(self, name: str, draft: SetupDraft) -> bool:
         """Load a named setup into a draft; False when there is none by that name."""
+        if name.startswith(BUILT_IN):
+            try:
+                setup = named_setup(draft.variant, Color(draft.color), name[len(BUILT_IN):])
+            except ValueError:
+                return False
+            draft.placed = {sq.name: kind for sq, kind in setup.items()}
+            return True
         saved = self._read().get(draft.variant.name, {}).get(name)
         if not isinstance(saved, dict):
             return False

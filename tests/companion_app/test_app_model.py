@@ -41,14 +41,24 @@ def test_a_saved_setup_fits_either_seat(tmp_path):
     assert blue.problems(Translator()) == []
     # Red's back-left corner is a1; Blue's is j10, seen from Blue's chair.
     assert blue.placed["j10"] == red.placed["a1"]
-    assert store.names("classic") == ["Wall"]
+    assert store.names("classic")[0] == "Wall"
     assert not store.load("Nope", blue)
+
+
+def test_the_engines_well_known_setups_are_offered_for_either_seat(tmp_path):
+    store = SetupStore(tmp_path / "setups.json")
+    built_in = [n for n in store.names("classic") if n.startswith("★ ")]
+    assert "★ corner-fortress" in built_in
+    for color in ("red", "blue"):
+        draft = SetupDraft("classic", color)
+        assert store.load("★ corner-fortress", draft)
+        assert draft.problems(Translator()) == []
 
 
 def test_corrupt_setups_file_is_treated_as_empty(tmp_path):
     path = tmp_path / "setups.json"
     path.write_text("{not json")
-    assert SetupStore(path).names("classic") == []
+    assert [n for n in SetupStore(path).names("classic") if not n.startswith("★ ")] == []
 
 
 def _game(seed: int = 4) -> Game:

@@ -361,13 +361,19 @@ COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
 }
 
 
+# What the referee sends may gain optional fields within v1: clients ignore fields they do not
+# know. What the referee receives is checked strictly: an unknown field is refused.
+FROM_REFEREE = frozenset({"info", "state", "events", "error", "pair_reply", "seat_state",
+                          "seat_events", "reply"})
+
+
 def validate(kind: str, payload: Any) -> dict:
     """Check ``payload`` against the schema ``kind``; return it or raise ContractError."""
     schema = SCHEMAS[kind]
     if not isinstance(payload, dict):
         raise ContractError(f"{kind} payload must be a JSON object")
     unknown = set(payload) - set(schema)
-    if unknown:
+    if unknown and kind not in FROM_REFEREE:
         raise ContractError(f"{kind} payload has unknown fields {sorted(unknown)}")
     for name, (types, required, check) in schema.items():
         if name not in payload:

@@ -79,3 +79,11 @@ def test_public_payloads_are_size_limited_and_must_be_json():
 def test_encode_refuses_what_decode_would_refuse():
     with pytest.raises(ContractError):
         contract.encode("presence", {"v": 1, "client": "a b", "role": "seat", "online": True})
+
+
+def test_clients_ignore_new_fields_from_the_referee_but_the_referee_refuses_them_in_commands():
+    state = {"v": 1, "board": "b", "game": "g", "seq": 0, "phase": "setup", "view": None,
+             "seats": {}, "added_in_a_later_release": 1}
+    assert contract.validate("state", state) is state
+    with pytest.raises(ContractError, match="unknown fields"):
+        contract.validate("hello", {"v": 1, "client": "c", "reason": "gap", "extra": 1})

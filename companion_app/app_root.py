@@ -20,6 +20,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion_app.display import DisplayScreen
 from companion_app.i18n import LANGUAGES, Translator
 from companion_app.link import Link
+from companion_app.overview import OverviewScreen
 from companion_app.screen_connect import ConnectScreen, PairingScreen
 from companion_app.screen_game import GameScreen
 from companion_app.screen_over import OverScreen
@@ -54,7 +55,8 @@ class TopBar(BoxLayout):
     def refresh(self, state: TableState) -> None:
         """Title and connection lights."""
         tr = self.root_app.tr
-        who = color_name(tr, state.seat) if state.seat else tr("Referee display")
+        who = (color_name(tr, state.seat) if state.seat else tr("Arbiter's overview")
+               if state.phase == "overview" else tr("Referee display"))
         board = f" · {state.board_name}" if state.board_name else ""
         self.title.text = f"Arbiter{board} · {who}"
         lights = []
@@ -83,6 +85,7 @@ class TabletRoot(BoxLayout):
         self.find_boards = find_boards  # browse zeroconf for boards on the connect screen
         self.state = TableState()
         self.link: Link | None = None
+        self.overview_address = ""  # set while (or after) watching a hall's overview
         self.latencies: list[float] = []  # seconds from a view arriving to its frame on screen
         self._pending_arrivals: list[float] = []
         self._drawn_arrivals: list[float] = []
@@ -91,7 +94,7 @@ class TabletRoot(BoxLayout):
         self.screens = ScreenManager(transition=NoTransition())
         self.screen_by_name = {}
         for cls in (ConnectScreen, PairingScreen, SetupScreen, PlacingScreen, GameScreen,
-                    OverScreen, DisplayScreen):
+                    OverScreen, DisplayScreen, OverviewScreen):
             screen = cls(self)
             self.screen_by_name[screen.name] = screen
             self.screens.add_widget(screen)
@@ -112,7 +115,13 @@ class TabletRoot(BoxLayout):
         if self.link_factory is None:
             raise ValueError("this app has no network support")
         self.disconnect()
-        self.state = TableState(seat=seat, phase="pairing" if seat else "game")
+        if seat == "overview":
+            from companion_app.network import split_address
+
+            self.overview_address = split_address(address)[0]
+            self.state = TableState(phase="overview")
+        else:
+            self.state = TableState(seat=seat, phase="pairing" if seat else "game")
         self.link = self.link_factory(address, seat)
         self.link.open(self.deliver)
         self.refresh()
@@ -158,6 +167,8 @@ class TabletRoot(BoxLayout):
         """Which screen the state calls for."""
         if self.link is None and state.phase == "connect":
             return "connect"
+        if state.phase == "overview":
+            return "overview"
         if state.seat is None:
             return "display"
         return state.phase if state.phase in self.screen_by_name else "connect"

@@ -14,7 +14,14 @@ from companion_app.i18n import N_
 from companion_app.screen_game import TRAY_ORDER
 from companion_app.table import TableState
 from companion_app.texts import battle_text, clock_text, color_name, refusal_text, result_text
-from companion_app.widgets import CapturedTray, WrapLabel, keep_oriented, orient, paint_background
+from companion_app.widgets import (
+    BigButton,
+    CapturedTray,
+    WrapLabel,
+    keep_oriented,
+    orient,
+    paint_background,
+)
 
 STATE_WORDS = {"online": N_("connected"), "offline": N_("not connected"), "ok": N_("connected"),
                "lost": N_("not connected"), "connecting": N_("connecting...")}
@@ -38,8 +45,11 @@ class DisplayScreen(Screen):
         self.guidance = WrapLabel(font_size=sp(19))
         self.trays = {c: CapturedTray() for c in ("red", "blue")}
         self.links = WrapLabel(font_size=sp(16), markup=True)
+        self.back = BigButton(height=0, opacity=0)
+        self.back.bind(on_release=lambda *_: self.root_app.connect(self.root_app.overview_address,
+                                                                   "overview"))
         for w in (self.turn, self.clocks, self.phase, self.battle, self.refusal, self.guidance,
-                  self.trays["red"], self.trays["blue"], BoxLayout(), self.links):
+                  self.trays["red"], self.trays["blue"], BoxLayout(), self.links, self.back):
             side.add_widget(w)
         self.side = side
         self.layout.add_widget(self.board)
@@ -88,6 +98,10 @@ class DisplayScreen(Screen):
                 color = "81c784" if value in ("online", "ok") else "e57373"
                 lines.append(f"[color={color}]•[/color] {names[key]}: {word}")
         self.links.text = "\n".join(lines)
+        from_overview = bool(self.root_app.overview_address)
+        self.back.text = tr("Back to the overview")
+        self.back.opacity, self.back.disabled = (1, False) if from_overview else (0, True)
+        self.back.height = dp(48) if from_overview else 0
 
     def update_clocks(self, state: TableState) -> None:
         """The clocks, run down locally between the referee's updates (called every second)."""

@@ -13,8 +13,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     """The command line of `arbiter tablet`."""
     parser = argparse.ArgumentParser(prog="arbiter tablet", description=__doc__)
     parser.add_argument("--board", default="", help="board address, e.g. mqtt://192.168.1.20:1883/kitchen")
-    parser.add_argument("--seat", choices=("red", "blue", "display"),
-                        help="connect at once and take this seat (display: the referee display)")
+    parser.add_argument("--seat", choices=("red", "blue", "display", "overview"),
+                        help="connect at once and take this seat (display: the referee display; "
+                        "overview: every board on the broker, for the arbiter of a hall)")
     parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en")
     parser.add_argument("--numbering", choices=("new", "old"), default="new",
                         help="new: Marshal 10 ... Spy 1; old: Marshal 1 ... Scout 9")

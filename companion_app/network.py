@@ -186,6 +186,30 @@ class DisplayLink(_NetworkLink):
             self.client.hello("manual")
 
 
+class OverviewLink(_NetworkLink):
+    """The arbiter's overview over MQTT: the public state of every board on the hall broker."""
+
+    def open(self, deliver) -> None:
+        """Connect and deliver each board's public state."""
+        from firmware_bridge.client import OverviewClient
+
+        super().open(deliver)
+        self.adapter = ContractTranslator(deliver, None)
+        self._ui = to_ui_thread(self._forward)
+        client = OverviewClient(self.broker)
+        client.on_state = lambda state: self._ui("board_state", state)
+        self.client = client
+        client.start(wait=None)
+        self._start_polling()
+
+    def _forward(self, kind: str, payload: dict[str, Any]) -> None:
+        if self._deliver is not None:
+            self._deliver(kind, payload)
+
+    def send(self, command: str, payload: dict[str, Any] | None = None) -> None:
+        """The overview sends nothing."""
+
+
 class BoardFinder:
     """Looks for boards announced by zeroconf (``_arbiter._tcp``) while the board list is shown.
 
@@ -238,6 +262,8 @@ def network_link_factory(credentials_path: str | None = None):
     """A link factory for TabletRoot: seat None makes a referee display."""
 
     def make(address: str, seat: str | None) -> Link:
+        if seat == "overview":
+            return OverviewLink(address)
         if seat is None:
             return DisplayLink(address)
         return SeatLink(address, seat, credentials_path)

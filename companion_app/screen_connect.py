@@ -47,9 +47,11 @@ class ConnectScreen(Screen):
             button.bind(on_release=lambda _b, s=seat: self.choose(s))
             self.seat_buttons[seat] = button
             seats.add_widget(button)
+        self.overview_button = BigButton()
+        self.overview_button.bind(on_release=lambda *_: self.choose("overview"))
         self.error = WrapLabel(font_size=sp(17), color=(1, 0.55, 0.5, 1))
         for w in (self.title, self.found_label, self.found_box, self.address_label, self.address,
-                  seats, self.error):
+                  seats, self.overview_button, self.error):
             box.add_widget(w)
         self.add_widget(scrolling(box))
         self.found: dict[str, str] = {}
@@ -104,6 +106,7 @@ class ConnectScreen(Screen):
         self.seat_buttons["red"].text = tr("Play Red")
         self.seat_buttons["blue"].text = tr("Play Blue")
         self.seat_buttons["display"].text = tr("Referee display")
+        self.overview_button.text = tr("Arbiter's overview of all boards on this broker")
 
 
 class PairingScreen(Screen):

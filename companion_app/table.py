@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-PHASES = ("connect", "pairing", "setup", "placing", "game", "over")
+PHASES = ("connect", "pairing", "setup", "placing", "game", "over", "overview")
 
 
 @dataclass
@@ -70,6 +70,7 @@ class TableState:
     draw_offer_from: str | None = None
     takeback_from: str | None = None
     variant: str = "classic"
+    boards: dict[str, dict[str, Any]] = field(default_factory=dict)  # the overview: board -> state
     notice: str | None = None
     run: TwoSquareRun | None = None
     two_squares_limit: int = 3
@@ -182,6 +183,10 @@ class TableState:
     def _on_notice(self, payload: dict[str, Any]) -> None:
         # A notice the app knows is kept untranslated (the screen translates it); others verbatim.
         self.notice = payload.get("known") or payload.get("text")
+
+    def _on_board_state(self, payload: dict[str, Any]) -> None:
+        if isinstance(payload.get("board"), str):
+            self.boards[payload["board"]] = payload
 
     def _on_info(self, payload: dict[str, Any]) -> None:
         self.variant = payload.get("variant", self.variant)

@@ -501,3 +501,57 @@ def espionage_turn(d):
     d.report["turn_after_one"] = screen.turn_label.text
     d.report["labels"] = sorted(set(screen.board.drawn.values()))
     d.shot("espionage")
+
+
+def hall_overview(d):
+    """Two boards' referees on one hall broker: the overview shows both, opens a display."""
+    import tempfile
+    from pathlib import Path
+
+    from firmware_bridge.broker import EmbeddedBroker, free_port
+    from firmware_bridge.referee import Referee, RefereeSettings
+
+    from companion_app.network import network_link_factory
+
+    broker = EmbeddedBroker("127.0.0.1", free_port())
+    broker.start()
+    folder = Path(tempfile.mkdtemp(prefix="arbiter-hall-"))
+    referees = []
+    for board in ("table1", "table2"):
+        referee = Referee(RefereeSettings(board=board, journal_path=folder / f"{board}.db",
+                                          broker_url=broker.url, name=board))
+        referee.start()
+        referees.append(referee)
+
+    def stop():
+        for referee in referees:
+            referee.stop()
+        broker.stop()
+
+    d.on_finish = stop
+    root = TabletRoot(network_link_factory())
+    d.show(root)
+    yield 0.3
+    connect = root.screen_by_name["connect"]
+    connect.address.text = broker.url
+    d.tap(connect.overview_button, *connect.overview_button.center)
+    screen = root.screen_by_name["overview"]
+    yield from _until(lambda: len(root.state.boards) == 2, what="both boards")
+    yield 0.3
+    d.report["screen"] = root.screens.current
+    d.report["cards"] = sorted(screen.cards)
+    d.report["title"] = screen.title.text
+    d.report["status"] = screen.cards["table1"].status.text
+    d.shot("overview")
+    card = screen.cards["table2"]
+    d.tap(card.open_button, *card.open_button.center)
+    yield from _until(lambda: root.screens.current == "display", what="the display of table2")
+    yield 0.3
+    d.report["display_board"] = root.state.board_name
+    back = root.screen_by_name["display"].back
+    d.report["back_visible"] = back.opacity
+    d.tap(back, *back.center)
+    yield from _until(lambda: root.screens.current == "overview" and len(root.state.boards) == 2,
+                      what="back to the overview")
+    d.report["back_to"] = root.screens.current
+    root.disconnect()

@@ -16,3 +16,13 @@ def test_referee_display_shows_the_public_game_only(run_scenario):
     red_later = report["clocks_later"].split()[1]
     assert red_later in ("04:58", "04:57")
     assert report["clocks_later"].endswith("Blue 04:47")
+
+
+def test_the_arbiters_overview_lists_every_board_and_opens_one(run_scenario):
+    report, _ = run_scenario("hall_overview")
+    assert report["screen"] == "overview"
+    assert report["cards"] == ["table1", "table2"]
+    assert report["title"] == "Boards in this hall: 2"
+    assert report["status"].startswith("Setup")
+    assert report["back_visible"] == 1
+    assert report["back_to"] == "overview"

@@ -116,9 +116,10 @@ class Driver(App):
 
 def main() -> None:
     name, out, *args = sys.argv[1:]
-    from tests.companion_app import scenarios
+    from tests.companion_app import scenarios, scenarios_network
 
-    Driver(getattr(scenarios, name), Path(out), args).run()
+    scenario = getattr(scenarios, name, None) or getattr(scenarios_network, name)
+    Driver(scenario, Path(out), args).run()
 
 
 if __name__ == "__main__":

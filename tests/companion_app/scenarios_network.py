@@ -1,0 +1,164 @@
+"""App scenarios against the real network side: broker, referees, zeroconf (run by kivy_runner)."""
+
+from __future__ import annotations
+
+import random
+
+from companion_app.app_root import TabletRoot
+from engine import Color
+from tests.companion_app.scenarios import _privacy_violations, _until
+
+
+def _stale_red_credentials(board: str) -> None:
+    """Red's tablet once paired with another referee (another key): it must pair again."""
+    import json
+
+    from nacl.public import PrivateKey
+
+    from companion_app.setup_model import app_home
+    from firmware_bridge import crypto
+
+    path = app_home() / f"seat-{board}-red.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({
+        "client_id": "seat-oldtablet", "key": crypto.key_to_text(PrivateKey.generate()),
+        "seat": "red", "referee_key": crypto.key_to_text(PrivateKey.generate().public_key),
+        "counter": 5, "board": board}))
+
+
+def network_game(d):
+    """The real system: broker, referee reading the simulated board, two tablets over MQTT.
+
+    Pairing, setups and moves are done with fingers on the tablets and on the board window.
+    """
+    from companion_app.board_window import BoardWindow
+    from companion_app.demo_system import DemoSystem
+    from companion_app.network import network_link_factory
+
+    system = DemoSystem()
+    system.start()
+    d.on_finish = system.stop
+    _stale_red_credentials(system.board_name)
+    factory = network_link_factory()
+    red, blue = TabletRoot(factory), TabletRoot(factory)
+    window = BoardWindow(system)
+    d.show(red, window, blue)
+    yield 0.2
+    board = window.board
+    # Pairing: each tablet names a square; a piece put there on the board grants the seat.
+    for root, seat in ((red, "red"), (blue, "blue")):
+        root.connect(system.url, seat)
+        yield from _until(lambda r=root: bool((r.state.pairing or {}).get("square")),
+                          what=lambda r=root: f"pairing ({r.state.pairing}, board {system.referee.occupancy})")
+        square = root.state.pairing["square"]
+        d.report[f"{seat}_pairing_square"] = square
+        yield 0.2
+        if seat == "red":
+            d.shot("pairing-red", red)
+        d.tap(board, *board.square_center(square))
+        yield from _until(lambda r=root: r.screens.current == "setup", what=f"{seat} seat")
+        d.drag(board, board.square_center(square), (board.right + 30, board.center_y))
+        yield 0.2
+    # Setups: the Random button, then the send button, on each tablet.
+    for root in (red, blue):
+        screen = root.screen_by_name["setup"]
+        d.tap(screen.random_button, *screen.random_button.center)
+        yield 0.1
+        d.tap(screen.submit_button, *screen.submit_button.center)
+    yield from _until(lambda: red.screens.current == "placing" and blue.screens.current == "placing",
+                      what="the placement guide")
+    yield 0.3
+    placing = red.screen_by_name["placing"]
+    d.report["placing_before"] = placing.progress.text
+    d.shot("network-placing")
+    d.tap(window.place_button, *window.place_button.center)
+    yield from _until(lambda: red.screens.current == "game" and blue.screens.current == "game",
+                      timeout=15, what="the game screens")
+    d.report["connection"] = dict(red.state.connection)
+    # Moves by dragging tokens on the board window; the script only chooses them.
+    game = system.referee.session.game
+    rng = random.Random(4)
+    violations, battles, texts = [], 0, []
+    for _ in range(14):
+        if game.result is not None:
+            break
+        moves = game.legal_moves()
+        attacks = [m for m in moves if game.piece_at(m.target) is not None]
+        move = rng.choice(attacks if attacks and rng.random() < 0.6 else moves)
+        ply, attack = game.ply, game.piece_at(move.target) is not None
+        d.drag(board, board.square_center(move.origin.name), board.square_center(move.target.name))
+        yield from _until(lambda p=ply: all((r.state.view or {}).get("ply", 0) > p for r in (red, blue)),
+                          what=f"the ruling of {move}")
+        if attack:
+            battles += 1
+            survivor = game.piece_at(move.target)
+            yield 0.1
+            if survivor is None:
+                d.drag(board, board.square_center(move.target.name), (board.right + 30, board.center_y))
+            elif survivor.color is not game.piece_at(move.target).color or \
+                    survivor.color.value == game.to_move.value:
+                # The defender won: lift the attacker off the target and put the defender back.
+                d.tap(board, *board.square_center(move.target.name))
+            texts.append((red.screen_by_name["game"].message.text, blue.screen_by_name["game"].message.text))
+        yield from _until(lambda: (system.referee.board_check() or {}).get("matches"), timeout=10,
+                          what=f"the board after {move}")
+        yield 0.1  # the tablets draw the latest view on the next frame
+        if not attack:
+            yield from _until(lambda: red.state.guidance is None and blue.state.guidance is None,
+                              timeout=3, what=f"no board guidance left after {move}")
+        violations += _privacy_violations(red, game, Color.RED)
+        violations += _privacy_violations(blue, game, Color.BLUE)
+    d.report["battles"] = battles
+    d.report["battle_texts"] = texts
+    d.report["violations"] = violations
+    d.report["plies"] = game.ply
+    d.report["red_ply"] = red.state.view["ply"]
+    d.report["blue_ply"] = blue.state.view["ply"]
+    d.shot("network-game")
+    d.shot("network-game-red", red)
+    # Blue's app restarts mid-game: it keeps its seat (no pairing) and shows the game at once.
+    blue.disconnect()
+    yield 0.2
+    blue.connect(system.url, "blue")
+    yield from _until(lambda: blue.screens.current == "game"
+                      and (blue.state.view or {}).get("ply") == game.ply, what="blue back in the game")
+    d.report["blue_back_without_pairing"] = blue.state.pairing is None
+    # A draw offered and accepted with the buttons, over MQTT.
+    red_screen, blue_screen = red.screen_by_name["game"], blue.screen_by_name["game"]
+    d.tap(red_screen.draw_button, *red_screen.draw_button.center)
+    yield from _until(lambda: blue.state.draw_offer_from == "red", what="the draw offer")
+    yield 0.1
+    d.tap(blue_screen.accept_button, *blue_screen.accept_button.center)
+    yield from _until(lambda: red.screens.current == "over" and blue.screens.current == "over",
+                      what="the end screens")
+    yield 0.2
+    d.report["result"] = red.screen_by_name["over"].result.text
+    d.shot("network-over")
+    red.disconnect()
+    blue.disconnect()
+    window.stop()
+
+
+def connect_finds_board(d):
+    """A board announced by zeroconf appears on the connect screen; a tap fills the address."""
+    from companion_app.network import network_link_factory
+    from firmware_bridge.announce import Announcer
+
+    announcer = Announcer("kitchen", 1883, "k" * 44, "Kitchen table", addresses=["127.0.0.1"])
+    announcer.start()
+    d.on_finish = announcer.stop
+    root = TabletRoot(network_link_factory(), find_boards=True)
+    d.show(root)
+    screen = root.screen_by_name["connect"]
+    yield from _until(lambda: "Kitchen table" in screen.found, timeout=20, what="the announced board")
+    yield 0.1
+    d.report["found"] = dict(screen.found)
+    d.report["label"] = screen.found_label.text
+    button = screen.found_box.children[-1]
+    d.tap(button, *button.center)
+    yield 0.1
+    d.report["address"] = screen.address.text
+    d.shot("connect")
+    root.set_language("de")
+    yield 0.1
+    d.report["title_de"] = screen.title.text

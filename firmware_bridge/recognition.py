@@ -217,6 +217,7 @@ class MoveRecognizer:
         self._empty_since: dict[Square, float] = {}
         self._lifted_at: dict[Square, float] = {}
         self._refilled: dict[Square, tuple[float, float]] = {}  # square -> (emptied, refilled)
+        self._filled_at: dict[Square, float] = {}  # square -> when it last became occupied
 
     def _track(self, board: StableBoard) -> None:
         before = self.board.occupied() if self.board is not None else frozenset()
@@ -247,6 +248,7 @@ class MoveRecognizer:
 
     def _filled(self, square: Square, when: float) -> None:
         self._focus = square
+        self._filled_at[square] = when
         if square in self._empty_since:
             self._refilled[square] = (self._empty_since[square], when)
         # A piece put down is taken to be the one the game expects there.
@@ -327,7 +329,18 @@ class MoveRecognizer:
         if not attack and self.is_scout_move(move):
             self._schedule(changed_at + self.scout_hold_s, made)
             return []
+        if not attack and self._filled_before_lifted(move):
+            # The target filled before the origin emptied: a piece slid with both contacts
+            # closed for a moment, or a neighbour knocked just as a hovering piece touched down.
+            # Rule it only if it holds.
+            self._schedule(changed_at + self.scout_hold_s, made)
+            return []
         return self._emit(made)
+
+    def _filled_before_lifted(self, move: Move) -> bool:
+        filled = self._filled_at.get(move.target)
+        lifted = self._lifted_at.get(move.origin)
+        return filled is not None and lifted is not None and filled < lifted
 
     def _candidate(self, board: StableBoard, mismatch: BoardMismatch) -> tuple[Move | None, bool]:
         if len(mismatch.fill) != 1:

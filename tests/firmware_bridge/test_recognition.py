@@ -215,3 +215,16 @@ def test_identifying_sensors_check_each_setup_piece_by_its_tag():
     assert checks[Color.BLUE] is None
     assert setup_from_tags(CLASSIC, Color.RED, board, registry) == {
         S("a1"): "flag", S("a2"): "scout", S("b2"): "bomb"}
+
+
+def test_a_square_filling_before_the_origin_empties_is_ruled_only_if_it_holds():
+    # A piece hovering over e5 touches down just as its neighbour e4 is knocked off its contact.
+    hands = Hands(position(e4=(Color.RED, "major")))
+    hands.place("e5", after=0.3)
+    assert hands.lift("e4", after=0.03) == []
+    assert hands.place("e4", after=0.04) == []  # the knocked piece is back: no move
+    hands.lift("e5", after=0.1)
+    # The same order as a real slide with both contacts closed for a moment: ruled once it holds.
+    hands.place("e5", after=0.3)
+    assert hands.lift("e4", after=0.03) == []
+    assert [o.move for o in hands.wait(0.5)] == [Move.parse("e4-e5")]

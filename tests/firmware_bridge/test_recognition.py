@@ -223,8 +223,11 @@ def test_a_square_filling_before_the_origin_empties_is_ruled_only_if_it_holds():
     hands.place("e5", after=0.3)
     assert hands.lift("e4", after=0.03) == []
     assert hands.place("e4", after=0.04) == []  # the knocked piece is back: no move
-    hands.lift("e5", after=0.1)
-    # The same order as a real slide with both contacts closed for a moment: ruled once it holds.
+    assert hands.wait(1.0) == [BoardMismatch(clear=(S("e5"),), fill=(), reason="unexpected")]
+
+
+def test_a_piece_slid_with_both_contacts_closed_for_a_moment_is_ruled_once_it_holds():
+    hands = Hands(position(e4=(Color.RED, "major")))
     hands.place("e5", after=0.3)
     assert hands.lift("e4", after=0.03) == []
     assert [o.move for o in hands.wait(0.5)] == [Move.parse("e4-e5")]

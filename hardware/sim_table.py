@@ -58,6 +58,7 @@ class Hands:
         self.rng = rng
         self.faults = faults
         self.wire = wire  # has drop_frames / corrupt_frames (SimulatedSource, PtySerialServer)
+        self._last_between = False  # the last piece put down rested between two squares first
 
     def _chance(self, rate: float) -> bool:
         return rate > 0 and self.rng.random() < rate
@@ -91,8 +92,6 @@ class Hands:
             end = hold + (0.25 if self._last_between else 0.0)
         self._background_faults(game, move, end)
         return end
-
-    _last_between = False
 
     def _put_down(self, square: Square, tag: int, at: float) -> None:
         board = self.board
@@ -139,7 +138,7 @@ class Hands:
         captured = {e.piece_id for e in events if isinstance(e, CaptureEvent)}
         in_hand = board.in_hand()
         on_target = board.tokens().get(move.target)
-        defender_tag = next((t for t in in_hand), None)
+        defender_tag = in_hand[0] if in_hand else None  # the attacker was put down, not the defender
         delay = self.rng.uniform(0.3, 0.8)
         attacker_lost = any(tag_of(pid) == on_target for pid in captured)
         if attacker_lost:

@@ -9,7 +9,7 @@ from kivy.graphics import ClearBuffers, ClearColor, Color, Fbo, InstructionGroup
 from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.widget import Widget
 
-from companion_app.pieces import add_sprite, draw_piece, draw_text
+from companion_app.pieces import draw_piece, draw_text, piece_sprite
 
 LIGHT = (0.86, 0.80, 0.62, 1)
 DARK = (0.80, 0.73, 0.53, 1)
@@ -126,34 +126,71 @@ class BoardWidget(Widget):
 
     # -- drawing ------------------------------------------------------------------------------
     def redraw(self, *_: Any) -> None:
-        """Rebuild the canvas: the empty board as one texture, then highlights and piece sprites."""
+        """Bring the canvas up to date: rebuilt when the geometry changed, else only what differs.
+
+        The canvas is the empty board (one texture), a group of highlights, and one sprite
+        rectangle per square. A move changes two or three of those rectangles; rebuilding all of
+        them would re-upload every vertex buffer, which software GL pays for on the next frame.
+        """
         c = self.cell
-        canvas = self.canvas
-        canvas.clear()
-        self.drawn = {}
         width, height = int(self.board_width), int(self.board_height)
         ox, oy = self._origin()
-        canvas.add(Color(1, 1, 1, 1))
-        canvas.add(Rectangle(texture=self._background(), pos=(ox, oy), size=(c * width, c * height)))
-        for name, mark in self.highlights.items():
-            if mark not in HIGHLIGHTS:
+        layout = (c, ox, oy, width, height, self.flipped, self.blocked)
+        if layout != getattr(self, "_layout", None):
+            self._layout = layout
+            self.canvas.clear()
+            self.canvas.add(Color(1, 1, 1, 1))
+            self.canvas.add(Rectangle(texture=self._background(), pos=(ox, oy),
+                                      size=(c * width, c * height)))
+            self._highlight_group = InstructionGroup()
+            self.canvas.add(self._highlight_group)
+            self.canvas.add(Color(1, 1, 1, 1))
+            self._sprites: dict[str, tuple[Rectangle, Any]] = {}
+            for file in range(width):
+                for rank in range(height):
+                    name = square_name(file, rank)
+                    rect = Rectangle(pos=self.square_pos(name), size=(0, 0))
+                    self.canvas.add(rect)
+                    self._sprites[name] = (rect, None)
+            self._drawn_highlights = None
+        self._update_highlights()
+        self._update_pieces()
+
+    def _update_highlights(self) -> None:
+        marks = tuple(sorted(self.highlights.items()))
+        if marks == self._drawn_highlights:
+            return
+        self._drawn_highlights = marks
+        group, c = self._highlight_group, self.cell
+        group.clear()
+        for name, mark in marks:
+            if mark not in HIGHLIGHTS or name not in self._sprites:
                 continue
             x, y = self.square_pos(name)
-            canvas.add(Color(*HIGHLIGHTS[mark]))
+            group.add(Color(*HIGHLIGHTS[mark]))
             if mark in ("clear", "fill", "expected", "selected"):
-                canvas.add(Line(rectangle=(x + 2, y + 2, c - 4, c - 4), width=max(2, c * 0.06)))
+                group.add(Line(rectangle=(x + 2, y + 2, c - 4, c - 4), width=max(2, c * 0.06)))
             else:
-                canvas.add(Rectangle(pos=(x, y), size=(c, c)))
-        for name, piece in self.pieces.items():
-            if name in self.hidden_squares:
-                continue
-            x, y = self.square_pos(name)
-            label = self.label_for(piece.get("kind"))
-            self.drawn[name] = label
-            add_sprite(canvas, x, y, c, piece["color"], piece.get("kind"), label,
-                       moved=bool(piece.get("moved")) and piece.get("kind") is None,
-                       known=bool(piece.get("known")) and piece.get("kind") is not None,
-                       faded=bool(piece.get("faded")))
+                group.add(Rectangle(pos=(x, y), size=(c, c)))
+
+    def _update_pieces(self) -> None:
+        c = self.cell
+        self.drawn = {}
+        for name, (rect, shown) in self._sprites.items():
+            piece = self.pieces.get(name)
+            texture = None
+            if piece is not None and name not in self.hidden_squares:
+                kind = piece.get("kind")
+                label = self.label_for(kind)
+                self.drawn[name] = label
+                texture = piece_sprite(c, piece["color"], kind, label,
+                                       moved=bool(piece.get("moved")) and kind is None,
+                                       known=bool(piece.get("known")) and kind is not None,
+                                       faded=bool(piece.get("faded")))
+            if texture is not shown:
+                rect.texture = texture
+                rect.size = texture.size if texture is not None else (0, 0)
+                self._sprites[name] = (rect, texture)
 
     def _background(self):
         """The empty board (squares, lakes, coordinates, frame) drawn once into a texture."""

@@ -24,8 +24,8 @@ from companion_app.demo_system import DemoSystem
 from companion_app.widgets import BigButton, WrapLabel, paint_background
 from engine import Square
 
-ATTACK_GAP_S = 0.15  # both pieces off the board this long before the attacker lands
-HAND_PAUSE_S = 0.08  # a hand is slower than the sensors' quiet period
+ATTACK_GAP_S = 0.3  # both pieces off the board this long before the attacker lands (a real hand takes longer)
+HAND_PAUSE_S = 0.12  # a hand is slower than the sensors' quiet period
 # The firmware's LED colours drawn as the board widget's highlight kinds.
 LED_MARKS = {"red": "clear", "green": "fill", "amber": "battle", "blue": "selected", "white": "expected"}
 

@@ -21,8 +21,8 @@ from companion_app.texts import battle_text, color_name, result_text
 from engine import Color, Move, Square
 from firmware_bridge.client import SeatClient
 
-ATTACK_GAP_S = 0.13  # longer than the recogniser's attack_min_gap_s
-HAND_PAUSE_S = 0.06  # a hand is slower than the sensors' quiet period (20 ms at 200 Hz)
+ATTACK_GAP_S = 0.2  # longer than the recogniser's attack_min_gap_s, with room for a busy machine
+HAND_PAUSE_S = 0.08  # a hand is slower than the sensors' quiet period (20 ms at 200 Hz)
 
 
 class HeadlessTablet:

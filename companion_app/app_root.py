@@ -74,7 +74,8 @@ class TabletRoot(BoxLayout):
     """A complete tablet: pass a link factory (network or in-process) and an optional seat."""
 
     def __init__(self, link_factory: LinkFactory | None = None, *, tr: Translator | None = None,
-                 default_address: str = "", find_boards: bool = False, **kwargs: Any):
+                 default_address: str = "", find_boards: bool = False,
+                 remember_settings: bool = False, **kwargs: Any):
         super().__init__(orientation="vertical", **kwargs)
         # The window's clear colour is the background: a full-window rectangle on top of it would
         # cost a million blended pixels per frame under software rendering.
@@ -83,6 +84,7 @@ class TabletRoot(BoxLayout):
         self.link_factory = link_factory
         self.default_address = default_address
         self.find_boards = find_boards  # browse zeroconf for boards on the connect screen
+        self.remember_settings = remember_settings  # keep language and numbering for next time
         self.state = TableState()
         self.link: Link | None = None
         self.overview_address = ""  # set while (or after) watching a hall's overview
@@ -155,12 +157,20 @@ class TabletRoot(BoxLayout):
     def set_language(self, language: str) -> None:
         """Show every text in another language."""
         self.tr.set_language(language)
+        self._remember()
         self.refresh()
 
     def toggle_numbering(self) -> None:
         """Switch the rank numbering between new (Marshal 10) and old (Marshal 1)."""
         self.tr.numbering = "old" if self.tr.numbering == "new" else "new"
+        self._remember()
         self.refresh()
+
+    def _remember(self) -> None:
+        if self.remember_settings:
+            from companion_app import prefs
+
+            prefs.save(language=self.tr.language, numbering=self.tr.numbering)
 
     # -- drawing ------------------------------------------------------------------------------
     def screen_for(self, state: TableState) -> str:

@@ -16,8 +16,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seat", choices=("red", "blue", "display", "overview"),
                         help="connect at once and take this seat (display: the referee display; "
                         "overview: every board on the broker, for the arbiter of a hall)")
-    parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en")
-    parser.add_argument("--numbering", choices=("new", "old"), default="new",
+    parser.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
+                        help="language (default: the one chosen last time, else en)")
+    parser.add_argument("--numbering", choices=("new", "old"), default=None,
                         help="new: Marshal 10 ... Spy 1; old: Marshal 1 ... Scout 9")
     parser.add_argument("--size", default="1280x800", help="window size WIDTHxHEIGHT")
     parser.add_argument("--position", default="", help="window position LEFT,TOP on the screen")
@@ -44,18 +45,22 @@ def main(argv: list[str] | None = None) -> int:
         Config.set("graphics", "top", top)
     from kivy.app import App
 
+    from companion_app import prefs
     from companion_app.app_root import TabletRoot
     from companion_app.i18n import Translator
     from companion_app.network import network_link_factory
 
-    tr = Translator(args.lang, args.numbering)
+    saved = prefs.load()
+    language = args.lang or (saved["language"] if saved["language"] in LANGUAGES else "en")
+    tr = Translator(language, args.numbering or saved["numbering"])
     factory = network_link_factory(args.credentials)
 
     class TabletApp(App):
         title = "Arbiter"
 
         def build(self):
-            root = TabletRoot(factory, tr=tr, default_address=args.board, find_boards=True)
+            root = TabletRoot(factory, tr=tr, default_address=args.board, find_boards=True,
+                              remember_settings=True)
             if args.seat and args.board:
                 root.connect(args.board, None if args.seat == "display" else args.seat)
             return root

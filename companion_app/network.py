@@ -53,7 +53,8 @@ class _NetworkLink(Link):
         self._poll = Clock.schedule_interval(self._check_connection, 0.5)
 
     def _check_connection(self, _dt: float) -> None:
-        connected = self.client.link.connected.is_set()
+        # The referee is reachable when our broker link is up and its presence says online.
+        connected = self.client.link.connected.is_set() and getattr(self, "referee_online", True)
         if connected != self._was_connected and self.adapter is not None:
             self._was_connected = connected
             self.adapter.connection("referee", connected)
@@ -90,6 +91,7 @@ class SeatLink(_NetworkLink):
         client.on_reply = self._to_ui("reply")
         client.on_public_state = self._to_ui("public_state")
         client.link.subscribe(client.topics.info, self._info_handler(client))
+        client.link.subscribe(client.topics.presence("referee"), self._referee_presence)
         self.client = client
         self._info_seen = False
         self._granted = False
@@ -114,6 +116,13 @@ class SeatLink(_NetworkLink):
             client.pair(self.seat)
             if self.adapter is not None:
                 self.adapter.deliver("phase", {"phase": "pairing"})
+
+    def _referee_presence(self, topic: str, raw: bytes) -> None:
+        # Network thread: only remember it; the UI-thread poll shows it.
+        from firmware_bridge import contract
+
+        with contextlib.suppress(contract.ContractError):
+            self.referee_online = bool(contract.decode("presence", raw)["online"])
 
     def _info_handler(self, client):
         # SeatClient keeps its own info handler for the key; this one only forwards the variant.

@@ -176,3 +176,14 @@ def test_chasing_player_is_warned_which_moves_the_more_squares_rule_forbids():
     text = warning_text(Translator("en"), chase[0])
     assert "Not allowed now: " in text and "a2-a1" in text
     assert "Mehr-Felder-Regel" in warning_text(Translator("de"), chase[0])
+
+
+def test_settings_are_kept_between_starts_and_a_broken_file_means_defaults(tmp_path, monkeypatch):
+    from companion_app import prefs
+
+    monkeypatch.setenv("ARBITER_APP_HOME", str(tmp_path))
+    assert prefs.load() == {"language": "en", "numbering": "new"}
+    prefs.save(language="bg", numbering="old", nonsense=1)
+    assert prefs.load() == {"language": "bg", "numbering": "old"}
+    (tmp_path / "settings.json").write_text("[1, 2")
+    assert prefs.load() == {"language": "en", "numbering": "new"}

@@ -134,9 +134,14 @@ def network_game(d):
     yield 0.2
     d.report["result"] = red.screen_by_name["over"].result.text
     d.shot("network-over")
+    # The referee goes away (a power cut): the tablets say so.
+    window.stop()
+    system.referee.stop()
+    system.referee = None
+    yield from _until(lambda: red.state.connection.get("referee") == "offline", what="referee offline")
+    d.report["referee_light_after_stop"] = red.state.connection.get("referee")
     red.disconnect()
     blue.disconnect()
-    window.stop()
 
 
 def connect_finds_board(d):

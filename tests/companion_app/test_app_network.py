@@ -20,4 +20,5 @@ def test_pair_setup_and_play_by_moving_tokens_on_the_simulated_board(run_scenari
     # Neither tablet ever drew a rank its player may not know, nor a piece that is not there.
     assert report["violations"] == []
     assert report["blue_back_without_pairing"] is True
+    assert report["referee_light_after_stop"] == "offline"
     assert report["result"] == "Draw\nReason: both players agreed to a draw"

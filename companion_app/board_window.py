@@ -122,7 +122,9 @@ class BoardWindow(BoxLayout):
         tokens = system.board.tokens()
         pieces = []
         for square, tag in tokens.items():
-            color = colors.get(square.name) or system.colors.get(tag) or "grey"
+            # A token the game does not know yet is drawn in the colour of the half it stands on.
+            half = "red" if square.rank < variant.height // 2 else "blue"
+            color = colors.get(square.name) or system.colors.get(tag) or half
             pieces.append({"square": square.name, "color": color, "kind": None})
         marks = {sq.name: LED_MARKS.get(colour, "expected") for sq, colour in system.board.leds.items()
                  if colour in LED_MARKS}

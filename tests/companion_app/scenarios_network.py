@@ -70,7 +70,20 @@ def network_game(d):
     yield 0.3
     placing = red.screen_by_name["placing"]
     d.report["placing_before"] = placing.progress.text
+    # Red puts three pieces on the board by hand: the guide turns those squares green.
+    first = placing._nearest_first(red.state.my_setup, "red", 10)[:3]
+    for square in first:
+        d.tap(board, *board.square_center(square))
+        yield 0.15
+    yield from _until(lambda: placing.progress.text == "3 / 40", what="three pieces sensed")
+    yield 0.3
+    d.report["placing_after_three"] = placing.progress.text
+    d.report["green_squares"] = sorted(sq for sq, mark in placing.board.highlights.items()
+                                       if mark == "sensed")
+    d.report["first_three"] = sorted(first)
+    d.report["placing_next"] = placing.next_label.text
     d.shot("network-placing")
+    d.shot("placing-progress", red)
     d.tap(window.place_button, *window.place_button.center)
     yield from _until(lambda: red.screens.current == "game" and blue.screens.current == "game",
                       timeout=15, what="the game screens")

@@ -8,6 +8,10 @@ def test_pair_setup_and_play_by_moving_tokens_on_the_simulated_board(run_scenari
     # Pairing: the referee named an empty square; a token put there granted the seat.
     assert report["red_pairing_square"] and report["blue_pairing_square"]
     assert report["placing_before"] == "0 / 40"
+    # The placement guide turns each square green as the board senses its piece.
+    assert report["placing_after_three"] == "3 / 40"
+    assert report["green_squares"] == report["first_three"]
+    assert report["placing_next"].startswith("Next: ")
     assert report["connection"]["referee"] == "online"
     assert report["connection"]["red"] == "online" and report["connection"]["blue"] == "online"
     # Every move dragged on the board window was ruled and reached both tablets.

@@ -44,7 +44,9 @@ class TopBar(BoxLayout):
         paint_background(self, (0.09, 0.1, 0.12, 1))
         self.title = Label(font_size=sp(18), bold=True, halign="left", markup=True, size_hint_x=0.4)
         self.title.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
-        self.status = Label(font_size=sp(15), markup=True, size_hint_x=0.36)
+        self.status = Label(font_size=sp(15), markup=True, size_hint_x=0.36, shorten=True,
+                            shorten_from="right")
+        self.status.bind(size=lambda w, *_: setattr(w, "text_size", (w.width, None)))
         self.language = BigButton(size_hint_x=0.12, height=dp(48))
         self.numbering = BigButton(size_hint_x=0.12, height=dp(48))
         self.language.bind(on_release=lambda *_: root.next_language())

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 CODE_DIGITS = 6
 CODE_TRIES = 5
 CHALLENGE_SECONDS = 300.0
+MAX_PENDING = 16  # a flood of requests through the broker cannot grow the desk without bound
 
 
 @dataclass
@@ -65,6 +66,8 @@ class PairingDesk:
             code = f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}"
             challenge = Challenge(client, seat, key, name, "code", code=code)
         self.pending[client] = challenge
+        while len(self.pending) > MAX_PENDING:
+            del self.pending[next(iter(self.pending))]  # the oldest request goes first
         return challenge
 
     def placed(self, occupied: frozenset[str] | set[str]) -> list[Challenge]:

@@ -30,6 +30,7 @@ from .snapshots import StableBoard
 
 log = logging.getLogger(__name__)
 SOFTWARE = "arbiter-referee/1"
+REPUBLISH_WINDOW = 0.05  # seconds: hellos within it share one republish
 
 
 @dataclass
@@ -75,6 +76,8 @@ class Referee:
         self._ticker: threading.Thread | None = None
         self.started_at = 0.0
         self.republished_at = 0.0  # when the first full republish after start went out
+        self._last_republish = 0.0
+        self._republish_timer: threading.Timer | None = None
         offline = self._presence(False)
         self.link = MqttLink(settings.broker_url, f"referee-{settings.board}",
                              will=(self.topics.presence("referee"), offline, True),
@@ -148,8 +151,9 @@ class Referee:
                 "software": SOFTWARE}), retain=True)
             self.link.publish(self.topics.presence("referee"), self._presence(True), retain=True)
             self._publish_snapshots()
+            self._last_republish = time.monotonic()
             if not self.republished_at:
-                self.republished_at = time.monotonic()
+                self.republished_at = self._last_republish
 
     def _publish_snapshots(self) -> None:
         online = {seat for seat, record in self.session.seats.items() if record.client in self.online}
@@ -190,7 +194,21 @@ class Referee:
         except contract.ContractError as error:
             self._error(topic, error.code, str(error))
             return
-        self.republish()
+        # Many clients saying hello at once (or a flood) get one republish per short window.
+        with self._lock:
+            wait = self._last_republish + REPUBLISH_WINDOW - time.monotonic()
+            if wait <= 0:
+                self.republish()
+            elif self._republish_timer is None:
+                self._republish_timer = threading.Timer(wait, self._delayed_republish)
+                self._republish_timer.daemon = True
+                self._republish_timer.start()
+
+    def _delayed_republish(self) -> None:
+        with self._lock:
+            self._republish_timer = None
+            if not self._stopping.is_set():
+                self.republish()
 
     def _on_presence(self, topic: str, raw: bytes) -> None:
         try:

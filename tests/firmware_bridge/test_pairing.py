@@ -45,3 +45,12 @@ def test_the_same_tablet_asking_again_gets_the_same_challenge():
     desk = PairingDesk()
     first = desk.request("t1", "red", "k1", "", None)
     assert desk.request("t1", "red", "k1", "", None) is first
+
+
+def test_a_flood_of_requests_keeps_only_the_newest():
+    from firmware_bridge.pairing import MAX_PENDING
+
+    desk = PairingDesk()
+    for i in range(MAX_PENDING * 4):
+        desk.request(f"t{i}", "red", f"k{i}", "", None)
+    assert len(desk.pending) == MAX_PENDING and f"t{MAX_PENDING * 4 - 1}" in desk.pending

@@ -52,3 +52,26 @@ def test_the_public_state_shows_seats_and_phase(table):
     submit_setups(table)
     assert table.display.wait(lambda c: c.state["phase"] == "playing", 10)
     assert table.display.state["seats"]["red"]["name"] == "Anna"
+
+
+def test_a_flood_of_hellos_gets_a_bounded_number_of_republishes_and_the_last_is_answered(table, mosquitto):
+    import time
+
+    from firmware_bridge import contract
+    from firmware_bridge.mqtt_link import MqttLink
+    from tests.firmware_bridge.helpers import wait_until
+
+    states: list[float] = []
+    watcher = MqttLink(mosquitto.url, "hello-flood")
+    watcher.subscribe(table.referee.topics.state, lambda t, p: states.append(time.monotonic()))
+    assert watcher.start()
+    assert wait_until(lambda: states)  # the retained one
+    states.clear()
+    hello = contract.encode("hello", {"v": 1, "client": "hello-flood", "reason": "manual"})
+    for _ in range(300):
+        watcher.publish(table.referee.topics.hello, hello)
+    flood_end = time.monotonic()
+    time.sleep(0.6)
+    assert 1 <= len(states) <= 40, f"{len(states)} republishes for 300 hellos"
+    assert states[-1] >= flood_end - 0.2, "the last hello went unanswered"
+    watcher.stop()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import shutil
+import os
 
 import pytest
 
@@ -12,7 +12,7 @@ from firmware_bridge.broker import MOSQUITTO, Mosquitto
 @pytest.fixture
 def mosquitto():
     """A fresh anonymous mosquitto on 127.0.0.1:<free port>, stopped after the test."""
-    if not shutil.which(MOSQUITTO) and not shutil.os.path.exists(MOSQUITTO):
+    if not os.access(MOSQUITTO, os.X_OK):
         pytest.skip("mosquitto is not installed")
     broker = Mosquitto().start()
     yield broker

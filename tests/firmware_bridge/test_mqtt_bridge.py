@@ -8,7 +8,9 @@ from firmware_bridge import contract
 from firmware_bridge.broker import Mosquitto, free_port
 from firmware_bridge.client import OverviewClient
 from firmware_bridge.mqtt_link import MqttLink
-from tests.firmware_bridge.helpers import start_table, submit_setups, wait_until
+from tests.firmware_bridge.helpers import requires_mosquitto, start_table, submit_setups, wait_until
+
+pytestmark = requires_mosquitto
 
 BRIDGE = (Path(__file__).parents[2] / "hardware" / "deploy" / "bridge-hall.conf").read_text()
 

@@ -11,7 +11,9 @@ from engine import Color
 from firmware_bridge import contract
 from firmware_bridge.broker import Mosquitto
 from firmware_bridge.mqtt_link import MqttLink
-from tests.firmware_bridge.helpers import start_table, submit_setups
+from tests.firmware_bridge.helpers import requires_mosquitto, start_table, submit_setups
+
+pytestmark = requires_mosquitto
 
 
 def play(table, moves: int, rng: random.Random) -> None:

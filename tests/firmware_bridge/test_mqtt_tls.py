@@ -9,9 +9,10 @@ import pytest
 
 from firmware_bridge.broker import Mosquitto
 from firmware_bridge.mqtt_link import MqttLink
-from tests.firmware_bridge.helpers import start_table, submit_setups
+from tests.firmware_bridge.helpers import requires_mosquitto, start_table, submit_setups
 
-pytestmark = pytest.mark.skipif(not shutil.which("openssl"), reason="openssl is needed to make certificates")
+pytestmark = [requires_mosquitto,
+              pytest.mark.skipif(not shutil.which("openssl"), reason="openssl is needed to make certificates")]
 
 
 def make_certificates(directory) -> tuple[str, str, str]:

@@ -18,7 +18,9 @@ from engine import Color
 from firmware_bridge import contract, crypto
 from firmware_bridge.broker import Mosquitto
 from firmware_bridge.mqtt_link import MqttLink
-from tests.firmware_bridge.helpers import start_table, submit_setups, wait_until
+from tests.firmware_bridge.helpers import requires_mosquitto, start_table, submit_setups, wait_until
+
+pytestmark = requires_mosquitto
 
 ACL = (Path(__file__).parents[2] / "hardware" / "deploy" / "acl").read_text()
 PASSWORDS = {"referee": "ref-pw", "red": "red-pw", "blue": "blue-pw", "display": "disp-pw",

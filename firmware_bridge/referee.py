@@ -167,6 +167,10 @@ class Referee:
 
     def _publish_rulings(self, rulings: list[Ruling]) -> None:
         for ruling in rulings:
+            # Public facts only: the log is no place for a hidden rank.
+            summary = ", ".join(str(e.get("move") or e.get("type")) for e in ruling.public_events)
+            log.info("ruling %d (%s): %s", ruling.seq, ruling.kind, summary,
+                     extra={"board": self.settings.board, "game": ruling.game, "seq": ruling.seq})
             clocks = self.session.clock.to_dict(self.session.now())
             self.link.publish(self.topics.events, contract.encode("events", {
                 "v": 1, "game": ruling.game, "seq": ruling.seq, "events": ruling.public_events,

@@ -50,6 +50,7 @@ from .journal import Journal
 RULINGS = ("setup", "start", "move", "refusal", "offer", "decline", "end",
            "takeback_offer", "takeback_decline", "takeback")
 REPLY_CACHE = 64  # replies kept per seat for resent commands
+GENERIC_MOVEMENT_REFUSAL = "that piece cannot move there: put it back"
 
 
 class CommandError(Exception):
@@ -264,12 +265,26 @@ class Session:
                       "takeback_offer": {"type": "takeback_offer", "color": seat},
                       "takeback_decline": {"type": "takeback_declined", "color": seat}}
             if kind == "refusal":
-                event = RefusalEvent(seat, payload["move"], payload["rule"], payload["message"],
-                                     self.game.ply if self.game else 0).to_dict()
-            else:
-                event = simple[kind]
+                return Ruling(self.game_id, self.seq, kind, [self._refusal_for(payload, None)],
+                              {s: [self._refusal_for(payload, s)] for s in contract.SEATS})
+            event = simple[kind]
             public, private = [event], {s: [event] for s in contract.SEATS}
         return Ruling(self.game_id, self.seq, kind, public, private)
+
+    def _refusal_for(self, payload: dict, viewer: str | None) -> dict:
+        """A refused board move as ``viewer`` may hear it.
+
+        The engine's movement reasons can name the piece ("the bomb on e2 cannot move"); whoever
+        may not know that piece hears a reason that names none.
+        """
+        assert self.game is not None
+        message = payload["message"]
+        piece = self.game.piece_at(Move.parse(payload["move"]).origin)
+        hidden = piece is not None and not self.game.knows(Color(viewer) if viewer else None, piece)
+        if hidden and payload["rule"] == "movement":  # the other rules' reasons name no piece
+            message = GENERIC_MOVEMENT_REFUSAL
+        return RefusalEvent(payload["seat"], payload["move"], payload["rule"], message,
+                            self.game.ply).to_dict()
 
     def new_game(self, variant: str | None = None, time_control: TimeControl | None = None) -> None:
         """Journal and begin a new game in the setup phase (seats stay paired)."""

@@ -158,3 +158,24 @@ def test_a_declined_takeback_changes_nothing_but_the_offer(tmp_path):
     reply, _ = session.execute("red", command("red", 6, "decline_takeback"))
     assert reply["ok"] and session.game.ply == 1 and session.takeback_offer is None
     assert session.execute("red", command("red", 7, "accept_takeback"))[0]["code"] == "no-offer"
+
+
+def test_a_refused_board_move_names_the_piece_only_to_its_owner(tmp_path):
+    from engine import Move, Square
+
+    session = Session(Journal(tmp_path / "j.db"), "barrage")
+    session.pair("red", "r" * 44, "tab-r")
+    session.pair("blue", "b" * 44, "tab-b")
+    red = {"a1": "flag", "b1": "bomb", "c1": "marshal", "d1": "general", "e1": "miner",
+           "f1": "scout", "g1": "scout", "h1": "spy"}
+    session.execute("red", command("red", 1, "setup", setup=red))
+    session.execute("blue", command("blue", 1, "setup", **setup_args("barrage", "blue", 2)))
+    bomb_move = Move(Square.parse("b1"), Square.parse("b2"))
+    ruling = session.board_move(bomb_move)
+    assert ruling.kind == "refusal"
+    assert "bomb" in ruling.seat_events["red"][0]["message"]
+    for event in (ruling.public_events[0], ruling.seat_events["blue"][0]):
+        assert "bomb" not in event["message"] and event["move"] == "b1-b2"
+    marshal_jump = session.board_move(Move(Square.parse("c1"), Square.parse("c3")))
+    assert "marshal" in marshal_jump.seat_events["red"][0]["message"]
+    assert "marshal" not in str(marshal_jump.public_events) + str(marshal_jump.seat_events["blue"])

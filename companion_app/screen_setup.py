@@ -14,6 +14,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from companion_app.board import BoardWidget
+from companion_app.i18n import N_
 from companion_app.pieces import add_sprite, draw_text
 from companion_app.screen_game import TRAY_ORDER
 from companion_app.setup_model import SetupDraft, SetupStore
@@ -192,13 +193,12 @@ class SetupScreen(Screen):
 
     def save(self) -> None:
         """Save the current arrangement under the typed name."""
-        tr = self.root_app.tr
         name = self.name_input.text.strip()
         if not name or self.draft is None:
-            self.status.text = tr("Type a name for the setup first.")
+            self._say(N_("Type a name for the setup first."))
             return
         self.store.save(name, self.draft)
-        self.status.text = tr("Setup saved as {name}.").format(name=name)
+        self._say(N_("Setup saved as {name}."), name=name)
         self._changed()
 
     def load(self, name: str) -> None:
@@ -206,7 +206,7 @@ class SetupScreen(Screen):
         if self.draft is None or name not in self.store.names(self.draft.variant.name):
             return
         self.store.load(name, self.draft)
-        self.status.text = self.root_app.tr("Setup {name} loaded.").format(name=name)
+        self._say(N_("Setup {name} loaded."), name=name)
         self._changed()
 
     def submit(self) -> None:
@@ -214,10 +214,15 @@ class SetupScreen(Screen):
         if self.draft is None or self.draft.problems(self.root_app.tr):
             return
         self.root_app.command("setup", {"setup": dict(self.draft.placed)})
-        self.status.text = self.root_app.tr("Setup sent to the referee...")
+        self._say(N_("Setup sent to the referee..."))
 
     def _changed(self) -> None:
         self.refresh(self.root_app.state)
+
+    def _say(self, message: str, **values: str) -> None:
+        # Kept untranslated, so a language switch re-renders it too.
+        self._status = (message, values)
+        self._changed()
 
     # -- drawing ------------------------------------------------------------------------------
     def refresh(self, state: TableState) -> None:
@@ -246,6 +251,8 @@ class SetupScreen(Screen):
             self.problems.text = "[color=a5d6a7]" + tr("Your setup is complete.") + "[/color]"
         if errors:
             self.problems.text += "\n[color=ff8a80]" + "\n".join(errors) + "[/color]"
+        message, values = getattr(self, "_status", ("", {}))
+        self.status.text = tr(message).format(**values) if message else ""
         self.random_button.text = tr("Random")
         self.clear_button.text = tr("Clear")
         self.save_button.text = tr("Save")

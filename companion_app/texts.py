@@ -45,9 +45,8 @@ def battle_text(tr: Translator, battle: Battle, seat: str | None) -> str:
         lines.append(tr("{side} won the battle.").format(side=color_name(tr, winner)))
     off = battle_removals(battle)
     if off:
-        parts = [tr("{piece} from {square}").format(piece=piece_words(tr, kind), square=battle.square)
-                 for kind in off]
-        lines.append(tr("Take off the board: {what}").format(what=", ".join(parts)))
+        lines.append(tr("Take off the board at {square}: {what}").format(
+            square=battle.square, what=", ".join(piece_words(tr, kind) for kind in off)))
     if battle.outcome == "defender":
         lines.append(tr("Put {piece} back on {square}.").format(
             piece=piece_words(tr, battle.defender_kind), square=battle.square))

@@ -77,6 +77,7 @@ def setup_screen(d):
     red.set_language("de")
     yield 0.1
     d.report["title_de"] = setup.title.text
+    d.report["status_de"] = setup.status.text
     d.report["random_de"] = setup.random_button.text
     d.shot("setup-de")
     red.set_language("bg")

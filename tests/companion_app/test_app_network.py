@@ -20,7 +20,7 @@ def test_pair_setup_and_play_by_moving_tokens_on_the_simulated_board(run_scenari
     assert report["battles"] >= 1
     for red_text, blue_text in report["battle_texts"]:
         assert ("Your " in red_text) != ("Your " in blue_text)
-        assert "Take off the board:" in red_text and "Take off the board:" in blue_text
+        assert "Take off the board at " in red_text and "Take off the board at " in blue_text
     # Neither tablet ever drew a rank its player may not know, nor a piece that is not there.
     assert report["violations"] == []
     assert report["blue_back_without_pairing"] is True

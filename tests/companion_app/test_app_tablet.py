@@ -27,6 +27,7 @@ def test_setup_by_taps_and_drags_then_saved_setups_and_languages(run_scenario):
     assert "complete" in report["problems_complete"]
     assert report["submit_disabled_complete"] is False
     assert report["title_de"] == "Deine Aufstellung"
+    assert report["status_de"] == "Aufstellung Fortress geladen."
     assert report["random_de"] == "Zufällig"
     assert report["title_bg"] == "Вашата подредба"
     # After submitting, the placement guide names the first piece to put on the board.
@@ -49,7 +50,7 @@ def test_two_tablets_play_with_private_battles_refusals_and_a_draw(run_scenario,
     if battle["outcome"] == "attacker":
         assert "You won the battle." in report["red_message"]
         assert "You lost the battle." in report["blue_message"]
-    assert f"from {battle['square']}" in report["red_message"]
+    assert f"Take off the board at {battle['square']}: " in report["red_message"]
     # The referee refuses a bomb's move and the player is told why and what to do.
     move = report["refused_move"]
     assert f"The referee refused {move}." in report["refusal_text"]

@@ -23,11 +23,15 @@ Interface (stable; the Kivy app codes against it)::
     seat.wait(lambda c: c.seq >= 3, timeout=5.0)   # for scripts and tests
     seat.stop()
 
+    display = DisplayClient(url, "board1")     # the public referee display: on_state, on_events,
+    display.start()                            # .state, .info, .referee_online, .seq
+    hall = OverviewClient(url)                 # every board on a hall broker: .boards {name: state}
+
 Decrypted seat snapshot (``on_state``): ``{"v": 1, "seat": "red", "game": "7f3a...", "seq": 12,
 "phase": "setup"|"playing"|"over", "view": PlayerView.to_dict() or None before the game,
 "setup": own submitted setup or None, "last_counter": int}``.
 Public state (``DisplayClient.on_state``): ``{"board", "game", "seq", "phase", "view" (public
-view), "seats": {"red": {"paired": bool, "online": bool, "setup_ready": bool}, ...},
+view), "seats": {"red": {"paired": bool, "online": bool, "setup_ready": bool, "name": str}, ...},
 "clocks": {"red": seconds, "blue": seconds, "game": seconds or None, "running": color or None}
 or None, "draw_offer": color or None, "takeback_offer": color or None, "board_check":
 {"matches": bool, "reading": bool, "clear": [...], "fill": [...], "wrong": [...], "reason": str}
@@ -35,7 +39,8 @@ or None}``.
 
 Callbacks run on the MQTT network thread: a Kivy app wraps them in ``Clock.schedule_once``.
 Every command method returns the command id; the reply arrives via ``on_reply`` with that id.
-Unanswered commands are resent unchanged after a reconnect; the referee applies each exactly once.
+Unanswered commands are resent unchanged after a reconnect, when the referee comes back online
+and every 2 s; the referee applies each exactly once and answers a resend with the first reply.
 Consistency: on connect and on any gap in ``seq`` the client publishes ``hello`` and the referee
 republishes every snapshot, so ``state`` is never older than the last event seen.
 """

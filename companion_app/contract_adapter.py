@@ -99,7 +99,11 @@ class ContractTranslator:
         if code == "invalid-setup":
             self.deliver("setup_status", {"errors": [message]})
         elif code == "illegal":
-            self.deliver("refusal", {"rule": "movement", "message": message, "move": ""})
+            # The referee says "rule: message" (e.g. "two-squares: ...") for a move from a tablet.
+            rule, _, text = message.partition(": ")
+            if rule not in ("movement", "turn", "two-squares", "more-squares", "game-over"):
+                rule, text = "movement", message
+            self.deliver("refusal", {"rule": rule, "message": text, "move": reply.get("move", "")})
         else:
             self.deliver("notice", {"text": message, "code": code,
                                     "known": REPLY_NOTICES.get(code)})

@@ -28,6 +28,7 @@ class LocalTable:
         self.draw_offer: str | None = None
         self.links: list[LocalLink] = []
         self.board_matches = True
+        self.board_input = False  # True: moves from tablets are refused, as with a sensing board
         self.clocks: dict[str, Any] | None = None
 
     # -- as the referee -----------------------------------------------------------------------
@@ -59,7 +60,19 @@ class LocalTable:
             else:
                 self.publish()
         elif name == "move":
-            return self.play(args.get("move", ""), seat)
+            if self.board_input:
+                return {"ok": False, "code": "board-input", "message": "moves come from the board"}
+            try:
+                move = Move.parse(args.get("move", ""))
+            except ValueError:
+                return {"ok": False, "code": "malformed", "message": "not a move"}
+            if self.game.to_move.value != seat:
+                return {"ok": False, "code": "not-your-turn", "message": "it is not your turn"}
+            refusal = self.game.check(move)
+            if refusal is not None:
+                return {"ok": False, "code": "illegal", "message": f"{refusal.rule}: {refusal.message}",
+                        "move": str(move)}
+            return self.play(str(move), seat)
         else:
             return {"ok": False, "code": "malformed", "message": f"unknown command {name}"}
         return {"ok": True}

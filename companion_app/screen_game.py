@@ -44,6 +44,10 @@ class GameScreen(Screen):
         tr = root.tr
         self.layout = BoxLayout(orientation="horizontal", padding=dp(6), spacing=dp(8))
         self.board = BoardWidget(label_for=tr.rank_label)
+        # Without sensors the players move on the tablet: drag a piece, or tap it and its target.
+        self.board.bind(on_square_drop=lambda _w, a, b: self._move(a, b),
+                        on_square_tap=lambda _w, sq: self._tap(sq))
+        self.selected: str | None = None
         self.side = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.42)
 
         self.turn_label = Label(font_size=sp(26), bold=True, size_hint_y=None, height=dp(44))
@@ -117,6 +121,27 @@ class GameScreen(Screen):
             self._resign_armed = True
         self.refresh(self.root_app.state)
 
+    def _own_piece(self, square: str) -> bool:
+        state = self.root_app.state
+        view = state.view or {}
+        return any(p["square"] == square and p["color"] == state.seat for p in view.get("pieces", ()))
+
+    def _move(self, origin: str, target: str | None) -> None:
+        """A piece dragged on the tablet: ask the referee for that move (where moves come from tablets)."""
+        self.selected = None
+        if target and target != origin and self.root_app.state.my_turn() and self._own_piece(origin):
+            self.root_app.command("move", {"move": f"{origin}-{target}"})
+        self.refresh(self.root_app.state)
+
+    def _tap(self, square: str) -> None:
+        if not self.root_app.state.my_turn():
+            return
+        if self._own_piece(square):
+            self.selected = None if self.selected == square else square
+            self.refresh(self.root_app.state)
+        elif self.selected:
+            self._move(self.selected, square)
+
     def _answer(self, accept: bool) -> None:
         state = self.root_app.state
         if state.draw_offer_from and state.draw_offer_from != state.seat:
@@ -137,6 +162,9 @@ class GameScreen(Screen):
         highlights: dict[str, str] = {}
         if state.battle and state.battle.square:
             highlights[state.battle.square] = "battle"
+        self.board.drag_enabled = state.my_turn()
+        if self.selected:
+            highlights[self.selected] = "selected"
         refused = str((state.refusal or {}).get("move") or "")
         if "-" in refused:
             highlights.update({sq: "selected" for sq in refused.split("-")})

@@ -400,3 +400,43 @@ def hall_overview(d):
                       what="back to the overview")
     d.report["back_to"] = root.screens.current
     root.disconnect()
+
+
+def tablet_moves(d):
+    """Without sensors the players move on their tablets: drag, or tap the piece and its target."""
+    table = LocalTable("classic")
+    red, blue = _tablets(table, "red", "blue")
+    pieces = {Square.parse("a1"): (Color.RED, "flag"), Square.parse("b2"): (Color.RED, "scout"),
+              Square.parse("j10"): (Color.BLUE, "flag"), Square.parse("h9"): (Color.BLUE, "scout"),
+              Square.parse("e1"): (Color.RED, "marshal"), Square.parse("e10"): (Color.BLUE, "marshal")}
+    table.setups = {"red": {}, "blue": {}}
+    table.game = Game.from_position(get_variant("classic"), pieces)
+    d.show(red, blue)
+    red.connect("local", "red")
+    blue.connect("local", "blue")
+    yield 0.3
+    board = red.screen_by_name["game"].board
+    d.drag(board, board.square_center("b2"), board.square_center("b5"))
+    yield 0.2
+    d.report["after_red_drag"] = [m.name for m in table.game.move_stack]
+    blue_board = blue.screen_by_name["game"].board
+    d.tap(blue_board, *blue_board.square_center("h9"))
+    yield 0.1
+    d.report["blue_selected"] = blue.screen_by_name["game"].selected
+    d.tap(blue_board, *blue_board.square_center("h7"))
+    yield 0.2
+    d.report["after_blue_taps"] = [m.name for m in table.game.move_stack]
+    # Blue tries to move while it is Red's turn: nothing is sent.
+    d.drag(blue_board, blue_board.square_center("e10"), blue_board.square_center("e9"))
+    yield 0.1
+    d.report["after_out_of_turn"] = len(table.game.move_stack)
+    # Red drags its flag: the referee refuses and says why.
+    d.drag(board, board.square_center("a1"), board.square_center("a2"))
+    yield 0.2
+    d.report["refusal"] = red.screen_by_name["game"].message.text
+    d.report["after_refusal"] = len(table.game.move_stack)
+    # A referee that reads the board refuses moves from tablets with a clear word.
+    table.board_input = True
+    d.drag(board, board.square_center("e1"), board.square_center("e2"))
+    yield 0.2
+    d.report["board_input_notice"] = red.screen_by_name["game"].message.text

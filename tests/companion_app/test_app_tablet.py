@@ -111,3 +111,14 @@ def test_espionage_turn_of_two_moves_is_counted_on_the_tablet(run_scenario):
     assert report["turn_after_one"] == "Your turn  (1 of 2 moves left)"
     # Headquarters and mines are marked with letters, ranks 1-5 with numbers, the enemy unknown.
     assert {"H", "M", "?"} <= set(report["labels"])
+
+
+def test_without_sensors_players_move_on_the_tablet_by_drag_or_two_taps(run_scenario):
+    report, _ = run_scenario("tablet_moves")
+    assert report["after_red_drag"] == ["b2-b5"]
+    assert report["blue_selected"] == "h9"
+    assert report["after_blue_taps"] == ["b2-b5", "h9-h7"]
+    assert report["after_out_of_turn"] == 2
+    assert "That move is not allowed." in report["refusal"]
+    assert report["after_refusal"] == 2
+    assert "Moves are made on the board itself." in report["board_input_notice"]

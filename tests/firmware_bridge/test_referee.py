@@ -75,3 +75,19 @@ def test_a_flood_of_hellos_gets_a_bounded_number_of_republishes_and_the_last_is_
     assert 1 <= len(states) <= 40, f"{len(states)} republishes for 300 hellos"
     assert states[-1] >= flood_end - 0.2, "the last hello went unanswered"
     watcher.stop()
+
+
+def test_a_fallen_flag_ends_the_game_for_everyone(mosquitto, tmp_path):
+    from firmware_bridge.clocks import TimeControl
+
+    table = start_table(mosquitto.url, tmp_path / "clock.db",
+                        time_control=TimeControl(player_seconds=0.6, increment=0))
+    try:
+        submit_setups(table)
+        assert table.display.wait(lambda c: c.state["clocks"] and c.state["clocks"]["running"] == "red", 10)
+        for client in (table.red, table.blue):
+            assert client.wait(lambda c: c.state["phase"] == "over", 10)
+            assert client.view["result"] == {"winner": "blue", "reason": "clock"}
+        assert table.display.wait(lambda c: c.state["phase"] == "over", 10)
+    finally:
+        table.close()

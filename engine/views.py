@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import copy
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from engine.events import BattleEvent, CaptureEvent, Event, MoveEvent, RefusalEvent, RevealEvent
@@ -49,11 +50,28 @@ class PlayerView:
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-safe data."""
-        return asdict(self)
+        # By hand: dataclasses.asdict deep-copies every value and costs ~30x more, and the
+        # referee builds three views per ruling for every board.
+        data = {name: getattr(self, name) for name in _VIEW_FIELDS}
+        data["blocked"] = list(self.blocked)
+        data["volcanoes"] = list(self.volcanoes)
+        data["pieces"] = [
+            {"square": p.square, "color": p.color, "id": p.id, "kind": p.kind, "moved": p.moved,
+             "known": p.known}
+            for p in self.pieces
+        ]
+        data["captured"] = {color: list(kinds) for color, kinds in self.captured.items()}
+        data["last_events"] = [dict(event) for event in self.last_events]
+        data["result"] = dict(self.result) if self.result is not None else None
+        data["chase_warning"] = copy.deepcopy(self.chase_warning)
+        return data
 
     def piece_at(self, square: str) -> ViewPiece | None:
         """The piece this view shows on a square."""
         return next((p for p in self.pieces if p.square == square), None)
+
+
+_VIEW_FIELDS = tuple(f.name for f in fields(PlayerView))
 
 
 def player_view(game: Game, viewer: Color | None) -> PlayerView:

@@ -51,3 +51,14 @@ def test_piece_ids_follow_squares_not_ranks():
     game = position(red={"a1": "marshal", "b1": "flag"}, blue={"a10": "flag", "b10": "marshal"})
     ids = {p.kind + "-" + p.color.value: p.id for _, p in game.pieces()}
     assert ids == {"marshal-red": 0, "flag-red": 1, "flag-blue": 2, "marshal-blue": 3}
+
+
+def test_a_view_as_data_holds_every_field_of_the_view():
+    import dataclasses
+
+    game = position(red={"e4": "captain", "a1": "flag", "a2": "scout"},
+                    blue={"e5": "sergeant", "j10": "flag", "j9": "scout"})
+    play(game, "e4-e5")
+    for viewer in (Color.RED, Color.BLUE, None):
+        view = game.view(viewer)
+        assert view.to_dict() == dataclasses.asdict(view)

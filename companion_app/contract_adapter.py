@@ -43,6 +43,8 @@ class ContractTranslator:
         if status == "granted":
             self.seat = reply.get("seat")
             self.deliver("phase", {"phase": "setup", "seat": self.seat})
+            # When the seat's snapshot came first (a tablet back in a running game), its phase stands.
+            self._phase()
         elif status == "challenge":
             self.deliver("pairing", {"square": reply.get("square"), "method": reply.get("method")})
         else:

@@ -60,10 +60,15 @@ def network_game(d):
         d.drag(board, board.square_center(square), (board.right + 30, board.center_y))
         yield 0.2
     # Setups: the Random button, then the send button, on each tablet.
+    setup_rng = random.Random(12)
     for root in (red, blue):
         screen = root.screen_by_name["setup"]
         d.tap(screen.random_button, *screen.random_button.center)
         yield 0.1
+        d.report.setdefault("random_filled", []).append(len(screen.draft.placed))
+        # The same random setups every run, so the scripted game is the same every run.
+        screen.draft.randomize(setup_rng)
+        screen.refresh(root.state)
         d.tap(screen.submit_button, *screen.submit_button.center)
     yield from _until(lambda: red.screens.current == "placing" and blue.screens.current == "placing",
                       what="the placement guide")
@@ -134,7 +139,10 @@ def network_game(d):
     yield 0.2
     blue.connect(system.url, "blue")
     yield from _until(lambda: blue.screens.current == "game"
-                      and (blue.state.view or {}).get("ply") == game.ply, what="blue back in the game")
+                      and (blue.state.view or {}).get("ply") == game.ply,
+                      what=lambda: f"blue back in the game (screen {blue.screens.current}, phase "
+                      f"{blue.state.phase}, view ply {(blue.state.view or {}).get('ply')}, game ply "
+                      f"{game.ply}, pairing {blue.state.pairing}, link paired {blue.link.client.paired})")
     d.report["blue_back_without_pairing"] = blue.state.pairing is None
     # A draw offered and accepted with the buttons, over MQTT.
     red_screen, blue_screen = red.screen_by_name["game"], blue.screen_by_name["game"]

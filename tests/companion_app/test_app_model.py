@@ -187,3 +187,13 @@ def test_settings_are_kept_between_starts_and_a_broken_file_means_defaults(tmp_p
     assert prefs.load() == {"language": "bg", "numbering": "old"}
     (tmp_path / "settings.json").write_text("[1, 2")
     assert prefs.load() == {"language": "en", "numbering": "new"}
+
+
+def test_a_grant_arriving_after_the_seats_snapshot_keeps_the_game_on_screen():
+    state = TableState(seat="red")
+    adapter = ContractTranslator(state.apply, "red")
+    game = _game(7)
+    adapter.seat_state({"phase": "playing", "view": game.view(Color.RED).to_dict(),
+                        "setup": {"a1": "flag"}, "seq": 3})
+    adapter.pairing({"status": "granted", "seat": "red"})
+    assert state.phase == "game"

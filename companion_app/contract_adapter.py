@@ -31,6 +31,7 @@ class ContractTranslator:
         self.my_setup: dict[str, str] | None = None
         self.board_check: dict[str, Any] | None = None
         self.ply = 0
+        self.game_id: str | None = None
 
     def info(self, info: dict[str, Any]) -> None:
         """The board's retained info: its name and variant."""
@@ -50,8 +51,16 @@ class ContractTranslator:
         else:
             self.deliver("pairing", {"message": reply.get("message", "")})
 
+    def _follow_game(self, game_id: Any) -> None:
+        if isinstance(game_id, str) and game_id != self.game_id:
+            if self.game_id is not None:  # not the first snapshot: a new game at this table
+                self.my_setup, self.ply, self.board_check = None, 0, None
+                self.deliver("new_game", {})
+            self.game_id = game_id
+
     def seat_state(self, state: dict[str, Any]) -> None:
         """The decrypted snapshot of our seat."""
+        self._follow_game(state.get("game"))
         self.contract_phase = state.get("phase")
         setup = state.get("setup")
         if setup and setup != self.my_setup:
@@ -79,6 +88,7 @@ class ContractTranslator:
         # The referee sends a board check only while a board (sensors) is attached.
         self.deliver("connection", {"board": "online" if self.board_check is not None else "offline"})
         if self.seat is None:
+            self._follow_game(state.get("game"))
             self.contract_phase = state.get("phase")
             if state.get("view"):
                 self.ply = state["view"].get("ply", 0)

@@ -44,6 +44,13 @@ class LocalTable:
         """Apply one seat's command; the reply follows the contract."""
         if name == "setup":
             return self._setup(seat, args.get("setup", {}))
+        if name == "new_game":
+            if self.game is not None and self.game.result is None:
+                return {"ok": False, "code": "wrong-phase",
+                        "message": "the game is still running: resign or agree a draw first"}
+            self.game_id, self.setups, self.game, self.seq = uuid.uuid4().hex[:12], {}, None, 0
+            self.publish()
+            return {"ok": True}
         if self.game is None or self.game.result is not None:
             return {"ok": False, "code": "wrong-phase", "message": "no game is running"}
         if name == "resign":

@@ -156,6 +156,8 @@ class SeatLink(_NetworkLink):
             client.resign()
         elif command == "move":
             client.move(payload["move"])
+        elif command == "new_game":
+            client.new_game()
         elif command == "resync":
             client.hello("manual")
         elif command in ("takeback_request", "takeback_answer") and self.adapter is not None:

@@ -43,8 +43,10 @@ class OverScreen(Screen):
         self.export_button = BigButton(role="primary")
         self.export_button.bind(on_release=lambda *_: self.export())
         self.export_label = WrapLabel(font_size=sp(14))
+        self.new_game_button = BigButton()
+        self.new_game_button.bind(on_release=lambda *_: self.root_app.command("new_game"))
         for w in (self.result, self.move_label, controls, Widget(), self.export_button,
-                  self.export_label):
+                  self.export_label, self.new_game_button):
             side.add_widget(w)
         self.side = side
         self.layout.add_widget(self.board)
@@ -80,7 +82,9 @@ class OverScreen(Screen):
         """Show the revealed position at the replay index, and the result."""
         tr = self.root_app.tr
         view = state.view or {}
-        if state.history and (self.replay is None or self._replay_revision != len(state.history)):
+        if not state.history:
+            self.replay, self._replay_revision = None, -1
+        elif self.replay is None or self._replay_revision != len(state.history):
             try:
                 self.replay = Replay(state.history, state.kinds_by_id)
                 self.index = len(self.replay.positions) - 1
@@ -102,3 +106,5 @@ class OverScreen(Screen):
         result = view.get("result") or {}
         self.result.text = result_text(tr, result, state.seat) if result else tr("Game over")
         self.export_button.text = tr("Export game record")
+        self.new_game_button.text = tr("New game")
+        self.new_game_button.disabled = state.seat is None

@@ -184,6 +184,12 @@ class TableState:
         # A notice the app knows is kept untranslated (the screen translates it); others verbatim.
         self.notice = payload.get("known") or payload.get("text")
 
+    def _on_new_game(self, payload: dict[str, Any]) -> None:
+        """Another game began at this table: forget everything of the last one but the seat."""
+        fresh = TableState(seat=self.seat, board_name=self.board_name, variant=self.variant,
+                           connection=dict(self.connection), clocks={}, phase=self.phase)
+        self.__dict__.update(fresh.__dict__)
+
     def _on_board_state(self, payload: dict[str, Any]) -> None:
         if isinstance(payload.get("board"), str):
             self.boards[payload["board"]] = payload

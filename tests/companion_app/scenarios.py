@@ -203,7 +203,21 @@ def game_two_tablets(d):
     d.report["replay_label_start"] = over.move_label.text
     d.report["export_path"] = over.export()
     d.report["moves_played"] = [m.name for m in table.game.move_stack]
-    d.report["setups"] = table.setups
+    d.report["setups"] = dict(table.setups)
+    # Another game at the same table: both tablets go back to the setup, Red's last one kept.
+    d.show(red, blue)
+    yield 0.3  # let the layout settle on the new size
+    new_game = red.screen_by_name["over"].new_game_button
+    d.tap(new_game, *new_game.center)
+    yield 0.3
+    d.report["after_new_game"] = [red.screens.current, blue.screens.current]
+    d.report["red_draft_kept"] = red.screen_by_name["setup"].draft.placed == table_setup(d, "red")
+    d.report["history_after_new_game"] = len(red.state.history)
+
+
+def table_setup(d, seat: str) -> dict:
+    """The setup a seat sent in the game before (as recorded in the report)."""
+    return d.report["setups"][seat]
 
 
 def warning_and_resign(d):

@@ -71,6 +71,9 @@ def test_two_tablets_play_with_private_battles_refusals_and_a_draw(run_scenario,
     record = json.loads(Path(report["export_path"]).read_text())
     assert record["moves"] == report["moves_played"]
     assert record["setup"]["red"] == report["setups"]["red"]
+    assert report["after_new_game"] == ["setup", "setup"]
+    assert report["red_draft_kept"] is True
+    assert report["history_after_new_game"] == 0
     verdict = check_record(record)
     assert verdict["illegal"] is None
     assert verdict["applied"] == len(report["moves_played"])

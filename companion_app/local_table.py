@@ -29,6 +29,7 @@ class LocalTable:
         self.links: list[LocalLink] = []
         self.board_matches = True
         self.board_input = False  # True: moves from tablets are refused, as with a sensing board
+        self.board_check: dict[str, Any] | None = None  # what the "board" reports, if set
         self.clocks: dict[str, Any] | None = None
 
     # -- as the referee -----------------------------------------------------------------------
@@ -140,7 +141,8 @@ class LocalTable:
         seats = {c: {"paired": True, "online": any(link.seat == c for link in self.links),
                      "setup_ready": c in self.setups} for c in ("red", "blue")}
         view = self.game.view(None).to_dict() if self.game else None
-        check = {"matches": self.board_matches, "missing": [], "extra": []}
+        check = self.board_check or {"matches": self.board_matches, "clear": [], "fill": [],
+                                     "wrong": [], "reason": None}
         return {"v": 1, "board": self.board, "game": self.game_id, "seq": self.seq,
                 "phase": self.phase(), "view": view, "seats": seats, "clocks": self.clocks,
                 "draw_offer": self.draw_offer, "board_check": check}

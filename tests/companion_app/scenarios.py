@@ -295,6 +295,14 @@ def referee_display(d):
     d.report["clocks"] = screen.clocks.text
     yield 1.6
     d.report["clocks_later"] = screen.clocks.text
+    # The physical board disagrees with the game: the display says what to fix.
+    table.board_check = {"matches": False, "clear": ["e5"], "fill": ["e4"], "wrong": [],
+                         "reason": "unexpected"}
+    table.publish()
+    yield 0.2
+    d.report["guidance"] = screen.guidance.text
+    d.report["guidance_marks"] = {sq: m for sq, m in screen.board.highlights.items()
+                                  if m in ("clear", "fill")}
     d.shot("referee-display")
 
 

@@ -16,6 +16,10 @@ def test_referee_display_shows_the_public_game_only(run_scenario):
     red_later = report["clocks_later"].split()[1]
     assert red_later in ("04:58", "04:57")
     assert report["clocks_later"].endswith("Blue 04:47")
+    assert "The board does not match the game:" in report["guidance"]
+    assert "Take the pieces off: e5" in report["guidance"]
+    assert "Put pieces back on: e4" in report["guidance"]
+    assert report["guidance_marks"] == {"e5": "clear", "e4": "fill"}
 
 
 def test_the_arbiters_overview_lists_every_board_and_opens_one(run_scenario):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 import sys
 
+from firmware_bridge.user_variants import load_user_variants
+
 # Each subcommand lives in the module that owns the job; imported only when asked for,
 # so `arbiter check` works without Kivy or MQTT installed.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -20,6 +22,8 @@ def usage() -> str:
     """The help text listing every subcommand."""
     lines = ["usage: arbiter <command> [options]", "", "commands:"]
     lines += [f"  {name:<9} {summary}" for name, (_, summary) in SUBCOMMANDS.items()]
+    lines += ["", "A family's own variants: TOML files in ~/.config/arbiter/variants/ or $ARBITER_VARIANTS",
+              "(see docs/rules/README.md)."]
     return "\n".join(lines)
 
 
@@ -33,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     if name not in SUBCOMMANDS:
         print(f"arbiter: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
         return 2
+    _, problems = load_user_variants()
+    for problem in problems:
+        print(f"arbiter: variant file skipped: {problem}", file=sys.stderr)
     module = importlib.import_module(SUBCOMMANDS[name][0])
     return int(module.main(rest) or 0)
 

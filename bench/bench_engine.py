@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
 
-    print(f"Part 1: {args.games} random classic games to the end (two-squares rule on)")
+    print(f"Part 1: {args.games} random classic games to the end (two-squares and more-squares rules on)")
     profiler = cProfile.Profile() if args.profile else None
     if profiler:
         profiler.enable()

@@ -5,7 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from kivy.graphics import ClearBuffers, ClearColor, Color, Fbo, InstructionGroup, Line, Rectangle
+from kivy.graphics import (
+    ClearBuffers,
+    ClearColor,
+    Color,
+    Ellipse,
+    Fbo,
+    InstructionGroup,
+    Line,
+    Rectangle,
+    Triangle,
+)
 from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.widget import Widget
 
@@ -14,6 +24,10 @@ from companion_app.pieces import draw_piece, draw_text, piece_sprite
 LIGHT = (0.86, 0.80, 0.62, 1)
 DARK = (0.80, 0.73, 0.53, 1)
 WATER = (0.35, 0.62, 0.80, 1)
+# Espionage's volcanoes: dark rock with a glowing cone, so nobody mistakes them for water.
+VOLCANO_ROCK = (0.27, 0.22, 0.20, 1)
+VOLCANO_CONE = (0.52, 0.30, 0.20, 1)
+VOLCANO_LAVA = (1.0, 0.42, 0.08, 1)
 HIGHLIGHTS = {
     "last": (1.0, 0.86, 0.25, 0.75),
     "selected": (0.25, 0.85, 1.0, 0.8),
@@ -23,6 +37,7 @@ HIGHLIGHTS = {
     "fill": (0.30, 0.80, 0.35, 0.85),
     "zone": (1.0, 1.0, 1.0, 0.28),
     "battle": (0.95, 0.45, 0.1, 0.8),
+    "turn-piece": (0.65, 0.35, 0.95, 0.85),  # Espionage: the piece already moved this turn
 }
 
 
@@ -34,6 +49,19 @@ def parse_square(name: str) -> tuple[int, int]:
 def square_name(file: int, rank: int) -> str:
     """The name of a square from 0-based file and rank."""
     return f"{chr(ord('a') + file)}{rank + 1}"
+
+
+def draw_volcano(canvas, x: float, y: float, size: float) -> None:
+    """A volcano square: dark rock, a cone and a lava crater (the board and the legend share it)."""
+    canvas.add(Color(*VOLCANO_ROCK))
+    canvas.add(Rectangle(pos=(x, y), size=(size, size)))
+    canvas.add(Color(*VOLCANO_CONE))
+    canvas.add(Triangle(points=[x + size * 0.12, y + size * 0.16, x + size * 0.88, y + size * 0.16,
+                                x + size * 0.5, y + size * 0.78]))
+    canvas.add(Color(*VOLCANO_LAVA))
+    canvas.add(Triangle(points=[x + size * 0.38, y + size * 0.62, x + size * 0.62, y + size * 0.62,
+                                x + size * 0.5, y + size * 0.78]))
+    canvas.add(Ellipse(pos=(x + size * 0.40, y + size * 0.74), size=(size * 0.2, size * 0.12)))
 
 
 class BoardWidget(Widget):
@@ -54,10 +82,12 @@ class BoardWidget(Widget):
         super().__init__(**kwargs)
         self.label_for = label_for or (lambda kind: kind[:2] if kind else "?")
         self.blocked: frozenset[str] = frozenset()
+        self.volcanoes: frozenset[str] = frozenset()  # blocked squares drawn as volcanoes
         self.pieces: dict[str, dict[str, Any]] = {}
         self.highlights: dict[str, str] = {}
         self.drawn: dict[str, str] = {}  # square -> the mark drawn on its piece (tests read it)
         self.hidden_squares: set[str] = set()  # pieces temporarily lifted by a drag
+        self.recognised_drawn: set[str] = set()  # squares drawn with the "recognised" mark (tests read it)
         self._drag: dict[str, Any] | None = None
         self._drag_group = InstructionGroup()
         self.canvas.after.add(self._drag_group)
@@ -65,7 +95,8 @@ class BoardWidget(Widget):
 
     # -- content ------------------------------------------------------------------------------
     def show(self, *, width: int | None = None, height: int | None = None,
-             blocked: Iterable[str] | None = None, pieces: Iterable[dict[str, Any]] | None = None,
+             blocked: Iterable[str] | None = None, volcanoes: Iterable[str] | None = None,
+             pieces: Iterable[dict[str, Any]] | None = None,
              highlights: dict[str, str] | None = None) -> None:
         """Replace what the board shows (anything not given stays) and redraw once."""
         if width is not None:
@@ -74,21 +105,31 @@ class BoardWidget(Widget):
             self.board_height = height
         if blocked is not None:
             self.blocked = frozenset(blocked)
+        if volcanoes is not None:
+            self.volcanoes = frozenset(volcanoes)
         if pieces is not None:
             self.pieces = {p["square"]: p for p in pieces}
         if highlights is not None:
             self.highlights = dict(highlights)
         self.redraw()
 
-    def show_view(self, view: dict[str, Any], highlights: dict[str, str] | None = None) -> None:
-        """Show an engine PlayerView dict, with the last move highlighted."""
+    def show_view(self, view: dict[str, Any], highlights: dict[str, str] | None = None,
+                  recognised: Iterable[str] = ()) -> None:
+        """Show an engine PlayerView dict, with the last move highlighted.
+
+        `recognised` names squares of enemy pieces this viewer's spies recognised (Espionage):
+        they carry their rank and the "recognised" mark.
+        """
         marks = {}
         if view.get("last_move"):
             for name in view["last_move"].split("-"):
                 marks[name] = "last"
         marks.update(highlights or {})
+        spotted = frozenset(recognised)
         self.show(width=view["width"], height=view["height"], blocked=view.get("blocked", ()),
-                  pieces=view.get("pieces", ()), highlights=marks)
+                  volcanoes=view.get("volcanoes", ()), highlights=marks,
+                  pieces=[dict(p, recognised=True) if p["square"] in spotted else p
+                          for p in view.get("pieces", ())])
 
     # -- geometry -----------------------------------------------------------------------------
     @property
@@ -135,7 +176,7 @@ class BoardWidget(Widget):
         c = self.cell
         width, height = int(self.board_width), int(self.board_height)
         ox, oy = self._origin()
-        layout = (c, ox, oy, width, height, self.flipped, self.blocked)
+        layout = (c, ox, oy, width, height, self.flipped, self.blocked, self.volcanoes)
         if layout != getattr(self, "_layout", None):
             self._layout = layout
             self.canvas.clear()
@@ -168,7 +209,7 @@ class BoardWidget(Widget):
                 continue
             x, y = self.square_pos(name)
             group.add(Color(*HIGHLIGHTS[mark]))
-            if mark in ("clear", "fill", "expected", "selected"):
+            if mark in ("clear", "fill", "expected", "selected", "turn-piece"):
                 group.add(Line(rectangle=(x + 2, y + 2, c - 4, c - 4), width=max(2, c * 0.06)))
             else:
                 group.add(Rectangle(pos=(x, y), size=(c, c)))
@@ -176,6 +217,7 @@ class BoardWidget(Widget):
     def _update_pieces(self) -> None:
         c = self.cell
         self.drawn = {}
+        self.recognised_drawn = set()
         for name, (rect, shown) in self._sprites.items():
             piece = self.pieces.get(name)
             texture = None
@@ -186,7 +228,10 @@ class BoardWidget(Widget):
                 texture = piece_sprite(c, piece["color"], kind, label,
                                        moved=bool(piece.get("moved")) and kind is None,
                                        known=bool(piece.get("known")) and kind is not None,
-                                       faded=bool(piece.get("faded")))
+                                       faded=bool(piece.get("faded")),
+                                       recognised=bool(piece.get("recognised")) and kind is not None)
+                if piece.get("recognised") and kind is not None:
+                    self.recognised_drawn.add(name)
             if texture is not shown:
                 rect.texture = texture
                 rect.size = texture.size if texture is not None else (0, 0)
@@ -196,7 +241,7 @@ class BoardWidget(Widget):
         """The empty board (squares, lakes, coordinates, frame) drawn once into a texture."""
         c = self.cell
         width, height = int(self.board_width), int(self.board_height)
-        key = (c, width, height, self.blocked, self.flipped)
+        key = (c, width, height, self.blocked, self.volcanoes, self.flipped)
         if getattr(self, "_background_key", None) == key:
             return self._background_fbo.texture
         size = (max(1, int(c * width)), max(1, int(c * height)))
@@ -209,6 +254,9 @@ class BoardWidget(Widget):
             for rank in range(height):
                 name = square_name(file, rank)
                 x, y = self.square_pos(name)
+                if name in self.volcanoes:
+                    draw_volcano(fbo, x - ox, y - oy, c)
+                    continue
                 fbo.add(Color(*(WATER if name in self.blocked else LIGHT if (file + rank) % 2 else DARK)))
                 fbo.add(Rectangle(pos=(x - ox, y - oy), size=(c, c)))
         fbo.add(Color(0.3, 0.25, 0.15, 1))

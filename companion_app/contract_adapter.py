@@ -16,7 +16,8 @@ REPLY_NOTICES = {
     "not-your-turn": N_("It is not your turn."),
     "wrong-phase": N_("That is not possible at this point of the game."),
     "board-input": N_("Moves are made on the board itself."),
-    "no-offer": N_("There is no draw offer to answer."),
+    "no-offer": N_("There is no offer to answer."),
+    # An older referee without the takeback commands.
     "unsupported": N_("This referee does not take moves back yet."),
 }
 
@@ -31,6 +32,7 @@ class ContractTranslator:
         self.my_setup: dict[str, str] | None = None
         self.board_check: dict[str, Any] | None = None
         self.ply = 0
+        self.moved = False  # a move was played in this game (a takeback to ply 0 is not the setup)
         self.game_id: str | None = None
 
     def info(self, info: dict[str, Any]) -> None:
@@ -54,7 +56,7 @@ class ContractTranslator:
     def _follow_game(self, game_id: Any) -> None:
         if isinstance(game_id, str) and game_id != self.game_id:
             if self.game_id is not None:  # not the first snapshot: a new game at this table
-                self.my_setup, self.ply, self.board_check = None, 0, None
+                self.my_setup, self.ply, self.board_check, self.moved = None, 0, None, False
                 self.deliver("new_game", {})
             self.game_id = game_id
 
@@ -68,6 +70,7 @@ class ContractTranslator:
             self.deliver("setup_accepted", {"setup": setup})
         if state.get("view"):
             self.ply = state["view"].get("ply", 0)
+            self.moved = self.moved or self.ply > 0
             self.deliver("view", state["view"])
         self._phase()
 
@@ -82,8 +85,8 @@ class ContractTranslator:
         clocks = state.get("clocks")
         if clocks:
             self.deliver("clocks", clocks)
-        offer = state.get("draw_offer")
-        self.deliver("draw_offer", {"from": offer})
+        self.deliver("draw_offer", {"from": state.get("draw_offer")})
+        self.deliver("takeback_request", {"from": state.get("takeback_offer")})
         self.board_check = state.get("board_check")
         # The referee sends a board check only while a board (sensors) is attached.
         self.deliver("connection", {"board": "online" if self.board_check is not None else "offline"})
@@ -113,9 +116,10 @@ class ContractTranslator:
         elif code == "illegal":
             # The referee says "rule: message" (e.g. "two-squares: ...") for a move from a tablet.
             rule, _, text = message.partition(": ")
-            if rule not in ("movement", "turn", "two-squares", "more-squares", "game-over"):
-                rule, text = "movement", message
-            self.deliver("refusal", {"rule": rule, "message": text, "move": reply.get("move", "")})
+            if rule in ("movement", "turn", "two-squares", "more-squares", "game-over"):
+                self.deliver("refusal", {"rule": rule, "message": text, "move": reply.get("move", "")})
+            else:  # not about a move, e.g. "there is no move to take back"
+                self.deliver("notice", {"text": message, "code": code, "known": None})
         else:
             self.deliver("notice", {"text": message, "code": code,
                                     "known": REPLY_NOTICES.get(code)})
@@ -134,7 +138,7 @@ class ContractTranslator:
         if self.my_setup is not None:
             missing = set(fill) if check else set(self.my_setup)
             self.deliver("placement", {"sensed": [sq for sq in self.my_setup if sq not in missing]})
-        in_game = self.contract_phase == "playing" and (self.ply > 0 or self.seat is None)
+        in_game = self.contract_phase == "playing" and (self.moved or self.seat is None)
         if mismatch and in_game:
             self.deliver("guidance", {"clear": clear, "fill": fill})
         else:
@@ -150,7 +154,7 @@ class ContractTranslator:
             app_phase = "placing" if self.my_setup else "setup"
         elif phase == "playing":
             check = self.board_check or {}
-            placing = self.ply == 0 and check and not check.get("matches", True)
+            placing = not self.moved and check and not check.get("matches", True)
             app_phase = "placing" if placing else "game"
         else:
             app_phase = "over"

@@ -7,25 +7,39 @@ board). Payload shapes follow firmware_bridge.contract, so the app's adapter is 
 
 from __future__ import annotations
 
+import random
 import uuid
 from typing import Any
 
 from companion_app.contract_adapter import ContractTranslator
 from companion_app.link import Link
-from engine import Color, Game, IllegalMove, Move, Square, get_variant, validate_setup
+from engine import (
+    Color,
+    Game,
+    IllegalMove,
+    Move,
+    Square,
+    get_variant,
+    place_volcanoes,
+    validate_setup,
+)
 
 
 class LocalTable:
-    """One board's referee in miniature: setups, moves, draw offers, resignations."""
+    """One board's referee in miniature: setups, moves, draw offers, takebacks, resignations."""
 
-    def __init__(self, variant: str = "classic", board: str = "local") -> None:
+    def __init__(self, variant: str = "classic", board: str = "local", seed: int | None = None) -> None:
         self.variant = get_variant(variant)
         self.board = board
+        self.rng = random.Random(seed)
+        # As the referee does: volcanoes (Espionage) are placed when the game is created.
+        self.volcanoes = place_volcanoes(self.variant, self.rng)
         self.game_id = uuid.uuid4().hex[:12]
         self.setups: dict[str, dict[str, str]] = {}
         self.game: Game | None = None
         self.seq = 0
         self.draw_offer: str | None = None
+        self.takeback_offer: str | None = None
         self.links: list[LocalLink] = []
         self.board_matches = True
         self.board_input = False  # True: moves from tablets are refused, as with a sensing board
@@ -50,6 +64,7 @@ class LocalTable:
                 return {"ok": False, "code": "wrong-phase",
                         "message": "the game is still running: resign or agree a draw first"}
             self.game_id, self.setups, self.game, self.seq = uuid.uuid4().hex[:12], {}, None, 0
+            self.volcanoes = place_volcanoes(self.variant, self.rng)
             self.publish()
             return {"ok": True}
         if self.game is None or self.game.result is not None:
@@ -67,6 +82,8 @@ class LocalTable:
                 self._rule(self.game.agree_draw())
             else:
                 self.publish()
+        elif name.endswith("_takeback"):
+            return self._takeback(seat, name)
         elif name == "move":
             if self.board_input:
                 return {"ok": False, "code": "board-input", "message": "moves come from the board"}
@@ -102,9 +119,50 @@ class LocalTable:
             for link in self.links:
                 link.adapter.events({"events": [refusal]})
             return {"ok": False, "code": "illegal", "message": error.refusal.message}
-        self.draw_offer = None
+        self.draw_offer = self.takeback_offer = None
+        self.board_check = None  # the board now shows this move
         self._rule(events)
         return {"ok": True}
+
+    def _takeback(self, seat: str, name: str) -> dict[str, Any]:
+        """The takeback commands, as the referee rules them: the opponent agrees (or both ask)."""
+        assert self.game is not None
+        other = Color(seat).other.value
+        if name == "offer_takeback":
+            if not self.game.move_stack:
+                return {"ok": False, "code": "illegal", "message": "there is no move to take back"}
+            if self.takeback_offer == seat:
+                return {"ok": False, "code": "no-offer",
+                        "message": "your takeback request is already pending"}
+            if self.takeback_offer != other:
+                self.takeback_offer = seat
+                self._announce({"type": "takeback_offer", "color": seat})
+                return {"ok": True}
+        elif self.takeback_offer != other:
+            return {"ok": False, "code": "no-offer",
+                    "message": "your opponent has not asked to take a move back"}
+        elif name == "decline_takeback":
+            self.takeback_offer = None
+            self._announce({"type": "takeback_declined", "color": seat})
+            return {"ok": True}
+        before = self.game.occupied()
+        move = self.game.pop()
+        after = self.game.occupied()
+        self.takeback_offer = self.draw_offer = None
+        # The physical board still shows the move taken back: the board check guides the
+        # players to put it right, as a sensing referee's would.
+        self.board_check = {"matches": False, "clear": sorted(s.name for s in before - after),
+                            "fill": sorted(s.name for s in after - before), "wrong": [],
+                            "reason": "takeback"}
+        self._announce({"type": "takeback", "move": str(move), "ply": self.game.ply})
+        return {"ok": True}
+
+    def _announce(self, event: dict[str, Any]) -> None:
+        """One ruling with a single public event (offers, takebacks), then the snapshots."""
+        self.seq += 1
+        for link in list(self.links):
+            link.adapter.events({"events": [event]})
+        self.publish()
 
     def _setup(self, seat: str, setup: dict[str, str]) -> dict[str, Any]:
         squares = {Square.parse(sq): kind for sq, kind in setup.items()}
@@ -115,7 +173,7 @@ class LocalTable:
         if len(self.setups) == 2 and self.game is None:
             red = {Square.parse(s): k for s, k in self.setups["red"].items()}
             blue = {Square.parse(s): k for s, k in self.setups["blue"].items()}
-            self.game = Game.from_setup(self.variant, red, blue, volcanoes=())
+            self.game = Game.from_setup(self.variant, red, blue, volcanoes=self.volcanoes)
         self.publish()
         return {"ok": True}
 
@@ -145,7 +203,8 @@ class LocalTable:
                                      "wrong": [], "reason": None}
         return {"v": 1, "board": self.board, "game": self.game_id, "seq": self.seq,
                 "phase": self.phase(), "view": view, "seats": seats, "clocks": self.clocks,
-                "draw_offer": self.draw_offer, "board_check": check}
+                "draw_offer": self.draw_offer, "takeback_offer": self.takeback_offer,
+                "board_check": check}
 
     def seat_state(self, seat: str) -> dict[str, Any]:
         """One seat's private snapshot, as the contract's ``seat_state`` payload."""
@@ -173,14 +232,13 @@ class LocalLink(Link):
         """App commands map onto the contract's command types."""
         if self.seat is None:
             return
-        name = {"draw_offer": "offer_draw"}.get(command, command)
+        name = {"draw_offer": "offer_draw", "takeback_request": "offer_takeback"}.get(command, command)
+        accept = bool((payload or {}).get("accept"))
         if command == "draw_answer":
-            name = "accept_draw" if (payload or {}).get("accept") else "decline_draw"
-        if command == "takeback_request":
-            reply = {"ok": False, "code": "refused",
-                     "message": "this referee does not support takebacks"}
-        else:
-            reply = self.table.command(self.seat, name, dict(payload or {}))
+            name = "accept_draw" if accept else "decline_draw"
+        if command == "takeback_answer":
+            name = "accept_takeback" if accept else "decline_takeback"
+        reply = self.table.command(self.seat, name, dict(payload or {}))
         self.replies.append(reply)
         self.adapter.reply(reply)
 

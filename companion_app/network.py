@@ -160,9 +160,10 @@ class SeatLink(_NetworkLink):
             client.new_game()
         elif command == "resync":
             client.hello("manual")
-        elif command in ("takeback_request", "takeback_answer") and self.adapter is not None:
-            self.adapter.reply({"ok": False, "code": "unsupported",
-                                "message": "This referee does not take moves back yet."})
+        elif command == "takeback_request":
+            client.offer_takeback()
+        elif command == "takeback_answer":
+            (client.accept_takeback if payload.get("accept") else client.decline_takeback)()
 
 
 class DisplayLink(_NetworkLink):

@@ -11,6 +11,7 @@ SIDE_COLORS = {"red": (0.78, 0.16, 0.16, 1), "blue": (0.16, 0.33, 0.75, 1)}
 SIDE_DARK = {"red": (0.45, 0.07, 0.07, 1), "blue": (0.07, 0.16, 0.42, 1)}
 WHITE = (1, 1, 1, 1)
 GOLD = (1.0, 0.82, 0.2, 1)
+SPY_EYE = (0.10, 0.85, 0.80, 1)  # the "recognised by your spy" mark (Espionage)
 
 
 @lru_cache(maxsize=512)
@@ -31,8 +32,12 @@ def draw_text(canvas, text: str, center: tuple[float, float], font_size: int,
 
 
 def draw_piece(canvas, x: float, y: float, size: float, color: str, kind: str | None,
-               label: str, *, moved: bool = False, known: bool = False, faded: bool = False) -> None:
+               label: str, *, moved: bool = False, known: bool = False, faded: bool = False,
+               recognised: bool = False) -> None:
     """One piece filling a square at (x, y): block, rank or symbol, and its public marks.
+
+    `recognised` marks an enemy piece one of your spies recognised (Espionage): a teal border
+    and an eye in the corner, so it is never confused with a piece shown in a battle.
 
     `known` marks an own piece the opponent has seen (a gold border, as seed 002 shows it);
     `moved` marks an unknown enemy piece that has moved, so it is neither a bomb nor a flag.
@@ -57,6 +62,17 @@ def draw_piece(canvas, x: float, y: float, size: float, color: str, kind: str | 
     if known:
         canvas.add(Color(*GOLD))
         canvas.add(Line(rounded_rectangle=(px, py, ps, ps, ps * 0.18), width=max(1.5, size * 0.05)))
+    if recognised:
+        canvas.add(Color(*SPY_EYE))
+        canvas.add(Line(rounded_rectangle=(px, py, ps, ps, ps * 0.18), width=max(1.5, size * 0.05)))
+        r = ps * 0.13
+        ex, ey = px + ps * 0.05, py + ps * 0.95 - 2 * r
+        canvas.add(Color(1, 1, 1, 1))
+        canvas.add(Ellipse(pos=(ex, ey), size=(2.4 * r, 2 * r)))
+        canvas.add(Color(*SPY_EYE))
+        canvas.add(Ellipse(pos=(ex + 0.7 * r, ey + 0.5 * r), size=(r, r)))
+        canvas.add(Color(0.05, 0.05, 0.05, 1))
+        canvas.add(Ellipse(pos=(ex + 0.95 * r, ey + 0.75 * r), size=(0.5 * r, 0.5 * r)))
     if moved:
         # A small white arrowhead in the corner: "this one has moved" (so no bomb, no flag).
         m = ps * 0.16
@@ -94,12 +110,12 @@ _SPRITES: dict[tuple, object] = {}
 
 
 def piece_sprite(size: float, color: str, kind: str | None, label: str, *, moved: bool = False,
-                 known: bool = False, faded: bool = False):
+                 known: bool = False, faded: bool = False, recognised: bool = False):
     """A cached texture of one piece drawn at `size` pixels."""
     from kivy.graphics import ClearBuffers, ClearColor, Fbo
 
     px = max(8, int(round(size)))
-    key = (px, color, kind, label, moved, known, faded)
+    key = (px, color, kind, label, moved, known, faded, recognised)
     cached = _SPRITES.get(key)
     if cached is not None:
         return cached.texture
@@ -109,7 +125,8 @@ def piece_sprite(size: float, color: str, kind: str | None, label: str, *, moved
     with fbo:
         ClearColor(0, 0, 0, 0)
         ClearBuffers()
-    draw_piece(fbo, 0, 0, px, color, kind, label, moved=moved, known=known, faded=faded)
+    draw_piece(fbo, 0, 0, px, color, kind, label, moved=moved, known=known, faded=faded,
+               recognised=recognised)
     fbo.draw()
     _SPRITES[key] = fbo
     return fbo.texture

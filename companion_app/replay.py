@@ -24,6 +24,7 @@ class Replay:
         first = self.views[0]
         self.width, self.height = first["width"], first["height"]
         self.blocked = list(first.get("blocked", ()))
+        self.volcanoes = list(first.get("volcanoes", ()))
         self.kinds = dict(kinds_by_id)
         self.positions: list[Position] = [self._position(v) for v in self.views]
 

@@ -10,10 +10,20 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from companion_app.board import BoardWidget
+from companion_app.board import BoardWidget, draw_volcano
 from companion_app.i18n import RANKED_KINDS
+from companion_app.pieces import draw_piece
 from companion_app.table import TableState
-from companion_app.texts import battle_text, clock_text, color_name, refusal_text, warning_text
+from companion_app.texts import (
+    battle_text,
+    clock_text,
+    color_name,
+    pass_text,
+    refusal_text,
+    reveal_text,
+    takeback_lines,
+    warning_text,
+)
 from companion_app.widgets import (
     BigButton,
     CapturedTray,
@@ -25,14 +35,66 @@ from companion_app.widgets import (
 TRAY_ORDER = list(RANKED_KINDS) + ["bomb", "flag"]
 
 
-def moves_per_turn(variant: str) -> int:
-    """Moves in one turn of a variant (2 in Espionage), 1 when the variant is unknown here."""
+def spies_recognise(variant: str) -> bool:
+    """True in a variant where the only enemy ranks known during play are a spy's (Espionage)."""
     try:
         from engine import get_variant
 
-        return get_variant(variant).moves_per_turn
+        found = get_variant(variant)
     except (ImportError, ValueError):
-        return 1
+        return False
+    return bool(found.recognizers) and not found.battle_reveals
+
+
+def recognised_squares(view: dict[str, Any], seat: str | None) -> list[str]:
+    """Squares of enemy pieces the viewer's spies recognised (their rank is in the view)."""
+    if seat is None or view.get("result") or not spies_recognise(view.get("variant", "")):
+        return []
+    return [p["square"] for p in view.get("pieces", ()) if p["color"] != seat and p.get("kind")]
+
+
+def turn_piece_square(view: dict[str, Any]) -> str | None:
+    """Where the piece already moved this turn stands (a turn of two moves), if it still does."""
+    per_turn = view.get("moves_per_turn", 1)
+    left = view.get("moves_left_in_turn", per_turn)
+    last = view.get("last_move") or ""
+    if per_turn < 2 or left >= per_turn or view.get("result") or "-" not in last:
+        return None
+    target = last.split("-")[1]
+    piece = next((p for p in view.get("pieces", ()) if p["square"] == target), None)
+    return target if piece is not None and piece["color"] == view.get("to_move") else None
+
+
+class Legend(BoxLayout):
+    """Espionage's marks explained: the volcano and the spy's recognition, icon and words."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(size_hint_y=None, height=0, opacity=0, spacing=dp(6), **kwargs)
+        self.icons = [Widget(size_hint_x=None, width=dp(30)), Widget(size_hint_x=None, width=dp(30))]
+        self.labels = [WrapLabel(font_size=sp(14)), WrapLabel(font_size=sp(14))]
+        for icon, label in zip(self.icons, self.labels, strict=True):
+            self.add_widget(icon)
+            self.add_widget(label)
+            icon.bind(pos=self._draw, size=self._draw)
+
+    def show(self, volcano: str, recognised: str, enemy: str) -> None:
+        """Show the two entries (an empty text hides the legend)."""
+        self.labels[0].text, self.labels[1].text = volcano, recognised
+        self.enemy = enemy
+        self.opacity = 1 if volcano else 0
+        self.height = dp(40) if volcano else 0
+        self._draw()
+
+    def _draw(self, *_: Any) -> None:
+        for index, icon in enumerate(self.icons):
+            icon.canvas.clear()
+            size = min(icon.width, icon.height, dp(30))
+            x, y = icon.x, icon.center_y - size / 2
+            if index == 0:
+                draw_volcano(icon.canvas, x, y, size)
+            else:
+                draw_piece(icon.canvas, x, y, size, getattr(self, "enemy", "blue"), "colonel", "4",
+                           recognised=True)
 
 
 class GameScreen(Screen):
@@ -98,7 +160,9 @@ class GameScreen(Screen):
             column.add_widget(self.tray_labels[color])
             column.add_widget(self.trays[color])
             trays.add_widget(column)
-        for w in (self.turn_label, clocks, self.game_clock, self.message_scroll, self.offer_label,
+        self.legend = Legend()
+        for w in (self.turn_label, clocks, self.game_clock, self.legend, self.message_scroll,
+                  self.offer_label,
                   self.offer_row, trays, self.score_label, buttons):
             self.side.add_widget(w)
         self.layout.add_widget(self.board)
@@ -168,13 +232,22 @@ class GameScreen(Screen):
         refused = str((state.refusal or {}).get("move") or "")
         if "-" in refused:
             highlights.update({sq: "selected" for sq in refused.split("-")})
+        turn_piece = turn_piece_square(view)
+        if turn_piece:
+            highlights[turn_piece] = "turn-piece"
         if state.guidance:
             highlights.update({sq: "clear" for sq in state.guidance["clear"]})
             highlights.update({sq: "fill" for sq in state.guidance["fill"]})
         view_id = (id(view), tuple(sorted(highlights.items())), tr.language, tr.numbering)
         if view_id != self._last_view_id:
             self._last_view_id = view_id
-            self.board.show_view(view, highlights)
+            self.board.show_view(view, highlights, recognised_squares(view, seat))
+        if view.get("volcanoes"):
+            self.legend.show(tr("Volcano: no piece may enter"),
+                             tr("Recognised by your spy") if seat else "",
+                             "blue" if seat == "red" else "red")
+        else:
+            self.legend.show("", "", "blue")
 
         to_move = view.get("to_move")
         if view.get("result"):
@@ -183,10 +256,12 @@ class GameScreen(Screen):
             self.turn_label.text = tr("Your turn")
         else:
             self.turn_label.text = tr("{side} to move").format(side=color_name(tr, to_move))
-        left = view.get("moves_left_in_turn", 1)
-        if not view.get("result") and moves_per_turn(view.get("variant", "")) > 1:
+        per_turn = view.get("moves_per_turn", 1)
+        if not view.get("result") and per_turn > 1:
             # Espionage: a turn is two moves by two different pieces.
-            self.turn_label.text += "  " + tr("({count} of 2 moves left)").format(count=left)
+            number = per_turn - view.get("moves_left_in_turn", per_turn) + 1
+            self.turn_label.text += " · " + tr("move {number} of {total}").format(
+                number=number, total=per_turn)
         self.turn_label.color = (1, 0.55, 0.5, 1) if to_move == "red" else (0.6, 0.75, 1, 1)
 
         self.update_clocks(state)
@@ -220,9 +295,19 @@ class GameScreen(Screen):
         parts: list[str] = []
         if state.refusal:
             parts.append("[color=ff8a80]" + refusal_text(tr, state.refusal) + "[/color]")
+        if state.taken_back:
+            parts.append("\n".join(takeback_lines(tr, state.taken_back, state.restore, state.seat)))
         if state.battle:
             parts.append(battle_text(tr, state.battle, state.seat))
-        if state.guidance:
+        for reveal in state.reveals:
+            parts.append("[color=4dd0c8]" + reveal_text(tr, reveal) + "[/color]")
+        for color in state.passed:
+            parts.append("[b]" + pass_text(tr, color, state.seat) + "[/b]")
+        turn_piece = turn_piece_square(state.view or {})
+        if turn_piece and state.my_turn():
+            parts.append(tr("Second move: a different piece than the one on {square}.").format(
+                square=turn_piece))
+        if state.guidance and not state.taken_back:
             if state.guidance["clear"]:
                 parts.append(tr("Take the pieces off: {squares}").format(
                     squares=", ".join(state.guidance["clear"])))
@@ -233,6 +318,9 @@ class GameScreen(Screen):
             parts.append("[color=ffd54f]" + warning_text(tr, warning) + "[/color]")
         if state.declined_by and state.declined_by != state.seat:
             parts.append(tr("{side} declined the draw.").format(side=color_name(tr, state.declined_by)))
+        if state.takeback_declined_by and state.takeback_declined_by != state.seat:
+            parts.append(tr("{side} declined to take the move back.").format(
+                side=color_name(tr, state.takeback_declined_by)))
         if state.notice:
             parts.append(tr(state.notice))
         if not parts and state.view and state.view.get("last_move"):

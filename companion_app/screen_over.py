@@ -98,7 +98,8 @@ class OverScreen(Screen):
             pieces = [{"square": sq, "color": c, "kind": k} for sq, (c, k) in position.items()]
             marks = {sq: "last" for sq in last.split("-")} if last else {}
             self.board.show(width=self.replay.width, height=self.replay.height,
-                            blocked=self.replay.blocked, pieces=pieces, highlights=marks)
+                            blocked=self.replay.blocked, volcanoes=self.replay.volcanoes,
+                            pieces=pieces, highlights=marks)
             self.move_label.text = tr("Move {n} of {total}").format(
                 n=self.index, total=len(self.replay.positions) - 1)
         elif view:

@@ -308,7 +308,8 @@ class PlacingScreen(Screen):
                 marks[square] = "clear"
         self.board.label_for = tr.rank_label
         self.board.flipped = state.seat == "blue"
-        self.board.show(width=width, height=height, blocked=blocked, pieces=pieces, highlights=marks)
+        self.board.show(width=width, height=height, blocked=blocked, pieces=pieces, highlights=marks,
+                        volcanoes=view.get("volcanoes", ()))
         done = sum(1 for sq in setup if sq in state.sensed)
         self.title.text = tr("Put your pieces on the board")
         self.progress.text = f"{done} / {len(setup)}"

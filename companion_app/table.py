@@ -69,6 +69,11 @@ class TableState:
     warnings: list[tuple[str, str, str]] = field(default_factory=list)
     draw_offer_from: str | None = None
     takeback_from: str | None = None
+    takeback_declined_by: str | None = None
+    taken_back: str | None = None  # the move just taken back, until the next move
+    restore: list[tuple[str, str, dict[str, Any] | None]] = field(default_factory=list)
+    reveals: list[dict[str, Any]] = field(default_factory=list)  # this move's spy recognitions
+    passed: list[str] = field(default_factory=list)  # sides that could not move and passed
     variant: str = "classic"
     boards: dict[str, dict[str, Any]] = field(default_factory=dict)  # the overview: board -> state
     notice: str | None = None
@@ -125,8 +130,14 @@ class TableState:
     def _on_view(self, view: dict[str, Any]) -> None:
         previous = self.view
         new_ply = previous is None or view.get("ply") != previous.get("ply")
-        if previous is not None and view.get("ply", 0) < previous.get("ply", 0):
+        took_back = previous is not None and view.get("ply", 0) < previous.get("ply", 0)
+        if took_back:
             self.run = None  # a takeback: the count restarts from the referee's figure
+            assert previous is not None
+            self.restore = restore_steps(previous, view)
+            # The taken-back plies are no longer part of the game (nor of its replay).
+            for ply in [p for p in self.history if p > view.get("ply", 0)]:
+                del self.history[ply]
         elif previous is not None and view.get("ply") == previous.get("ply", -1) + 1:
             self._count_run(previous, view)
         self.view = view
@@ -139,9 +150,18 @@ class TableState:
             self.declined_by = None
             self.draw_offer_from = None if view.get("result") else self.draw_offer_from
             self.takeback_from = None
+            self.takeback_declined_by = None
+            self.notice = None
             self.battle = None
-            for event in view.get("last_events", ()):
-                self._on_event(event)
+            self.reveals = []
+            self.passed = []
+            if not took_back:
+                # After a takeback the last events belong to a move already told.
+                self.taken_back = None
+                self.restore = []
+                for event in view.get("last_events", ()):
+                    self._on_event(event)
+                self.passed = passes(view.get("last_events", ()))
         if view.get("result"):
             self.phase = "over"
         self._update_warnings()
@@ -166,6 +186,22 @@ class TableState:
             self.declined_by = event.get("color")
         elif kind == "game_end":
             self.phase = "over"
+        elif kind == "reveal":
+            # Only the spy's owner ever receives one (the referee redacts it for anyone else).
+            if all(r.get("piece_id") != event.get("piece_id") for r in self.reveals):
+                self.reveals.append(event)
+            if event.get("kind"):
+                self.kinds_by_id[event["piece_id"]] = (event.get("color", ""), event["kind"])
+        elif kind == "takeback_offer":
+            self.takeback_from = event.get("color")
+            self.takeback_declined_by = None
+        elif kind == "takeback_declined":
+            self.takeback_from = None
+            self.takeback_declined_by = event.get("color")
+        elif kind == "takeback":
+            self.takeback_from = None
+            self.taken_back = event.get("move")
+            self.battle = None
 
     def _on_refusal(self, payload: dict[str, Any]) -> None:
         self.refusal = payload
@@ -243,6 +279,26 @@ class TableState:
         """True when the viewer is the side to move in a running game."""
         return bool(self.view and self.seat and self.view.get("to_move") == self.seat
                     and not self.view.get("result"))
+
+
+def restore_steps(before: dict[str, Any], after: dict[str, Any]) -> list[tuple[str, str, dict[str, Any] | None]]:
+    """What to do on the physical board to go from one view's position to another's:
+    ("off", square, piece) first, then ("on", square, piece), by piece id, square by square."""
+    old = {p["square"]: p for p in before.get("pieces", ())}
+    new = {p["square"]: p for p in after.get("pieces", ())}
+    steps: list[tuple[str, str, dict[str, Any] | None]] = []
+    changed = sorted(sq for sq in set(old) | set(new)
+                     if (old.get(sq) or {}).get("id") != (new.get(sq) or {}).get("id"))
+    steps += [("off", sq, old[sq]) for sq in changed if sq in old]
+    steps += [("on", sq, new[sq]) for sq in changed if sq in new]
+    return steps
+
+
+def passes(events: Any) -> list[str]:
+    """Sides that passed in one move's events: every `turn` event but the last hands the turn to
+    a player who cannot move (Espionage), so the next one passes it on."""
+    turns = [e.get("to_move") for e in events if isinstance(e, dict) and e.get("type") == "turn"]
+    return [str(color) for color in turns[:-1]]
 
 
 def battle_from_event(event: dict[str, Any], last_move: str | None) -> Battle:

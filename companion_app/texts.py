@@ -33,7 +33,8 @@ def battle_text(tr: Translator, battle: Battle, seat: str | None) -> str:
     else:
         head = tr("{side}: {attacker} attacked {defender}.").replace(
             "{side}", color_name(tr, battle.attacker_color))
-    lines = [head.format(attacker=attacker, defender=defender)]
+    first = head.format(attacker=attacker, defender=defender)
+    lines = [first[:1].upper() + first[1:]]  # "An unknown piece attacked ..."
     winner = battle.winner_color()
     if winner is None:
         lines.append(tr("Both pieces leave the board."))
@@ -76,15 +77,27 @@ REFUSAL_RULES = {
 }
 
 
+# The engine's reasons the app translates in full; the others are shown small, in English.
+ENGINE_REASONS = {
+    "this turn's next move must be made by a different piece":
+        N_("This turn's second move must be made by a different piece."),
+}
+
+
 def refusal_text(tr: Translator, refusal: dict[str, Any]) -> str:
     """Why the referee refused a move and how to put it right."""
     rule = refusal.get("rule", "")
+    message = str(refusal.get("message") or "")
     lines = [tr("The referee refused {move}.").format(move=refusal.get("move", ""))]
-    lines.append(tr(REFUSAL_RULES[rule]) if rule in REFUSAL_RULES else str(refusal.get("message", "")))
-    if rule not in REFUSAL_RULES and refusal.get("message"):
-        pass
-    elif refusal.get("message"):
-        lines.append(f"[size=14sp]({refusal['message']})[/size]")
+    if message in ENGINE_REASONS:
+        lines.append(tr(ENGINE_REASONS[message]))
+    elif rule == "turn" and message and not message.startswith("it is ") and " was refused (" not in message:
+        # A turn rule other than "not your turn" (Espionage's two moves): its own reason.
+        lines.append(message)
+    else:
+        lines.append(tr(REFUSAL_RULES[rule]) if rule in REFUSAL_RULES else message)
+        if rule in REFUSAL_RULES and message:
+            lines.append(f"[size=14sp]({message})[/size]")
     move = str(refusal.get("move", ""))
     if "-" in move:
         lines.append(tr("Put the piece back on {square}.").format(square=move.split("-")[0]))
@@ -105,6 +118,35 @@ def warning_text(tr: Translator, warning: tuple[str, str, str]) -> str:
             square=square, back=back)
     return tr("Two-squares rule: the piece on {square} may go back to {back} only once more.").format(
         square=square, back=back)
+
+
+def reveal_text(tr: Translator, reveal: dict[str, Any]) -> str:
+    """A spy's recognition, told privately to its owner."""
+    return tr("Your spy recognised {piece} on {square}.").format(
+        piece=piece_words(tr, reveal.get("kind")), square=reveal.get("square", ""))
+
+
+def pass_text(tr: Translator, color: str, seat: str | None) -> str:
+    """A player who could not move passed the turn (Espionage)."""
+    if color == seat:
+        return tr("You cannot move: your turn passes.")
+    return tr("{side} cannot move and passes.").format(side=color_name(tr, color))
+
+
+def takeback_lines(tr: Translator, move: str, restore: list[tuple[str, str, dict[str, Any] | None]],
+                   seat: str | None) -> list[str]:
+    """A move taken back, and which piece goes back where on the physical board."""
+    lines = [tr("The move {move} was taken back.").format(move=move)]
+    for step, square, piece in restore:
+        if step == "off":
+            lines.append(tr("Take the piece off {square}.").format(square=square))
+        elif piece is not None and piece.get("color") == seat:
+            lines.append(tr("Put your {piece} back on {square}.").format(
+                piece=piece_words(tr, piece.get("kind")), square=square))
+        elif piece is not None:
+            lines.append(tr("{side} puts a piece back on {square}.").format(
+                side=color_name(tr, piece.get("color")), square=square))
+    return lines
 
 
 RESULT_REASONS = {

@@ -116,9 +116,10 @@ class Driver(App):
 
 def main() -> None:
     name, out, *args = sys.argv[1:]
-    from tests.companion_app import scenarios, scenarios_network
+    from tests.companion_app import scenarios, scenarios_espionage, scenarios_network
 
-    scenario = getattr(scenarios, name, None) or getattr(scenarios_network, name)
+    scenario = next(getattr(module, name) for module in (scenarios, scenarios_network, scenarios_espionage)
+                    if hasattr(module, name))
     Driver(scenario, Path(out), args).run()
 
 

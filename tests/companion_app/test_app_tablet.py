@@ -128,8 +128,8 @@ def test_a_board_announced_on_the_network_is_listed_and_a_tap_fills_its_address(
 
 def test_espionage_turn_of_two_moves_is_counted_on_the_tablet(run_scenario):
     report, _ = run_scenario("espionage_turn")
-    assert report["turn_start"] == "Your turn  (2 of 2 moves left)"
-    assert report["turn_after_one"] == "Your turn  (1 of 2 moves left)"
+    assert report["turn_start"] == "Your turn · move 1 of 2"
+    assert report["turn_after_one"] == "Your turn · move 2 of 2"
     # Headquarters and mines are marked with letters, ranks 1-5 with numbers, the enemy unknown.
     assert {"H", "M", "?"} <= set(report["labels"])
 

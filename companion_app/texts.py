@@ -135,17 +135,31 @@ def pass_text(tr: Translator, color: str, seat: str | None) -> str:
 
 def takeback_lines(tr: Translator, move: str, restore: list[tuple[str, str, dict[str, Any] | None]],
                    seat: str | None) -> list[str]:
-    """A move taken back, and which piece goes back where on the physical board."""
+    """A move taken back, and which piece goes back where on the physical board.
+
+    Each player handles their own pieces, so a tablet names its player's pieces and says of the
+    opponent's only that they move, come off or go back.
+    """
     lines = [tr("The move {move} was taken back.").format(move=move)]
+    came_from = {piece["id"]: square for step, square, piece in restore if step == "off" and piece}
+    goes_to = {piece["id"] for step, _square, piece in restore if step == "on" and piece}
     for step, square, piece in restore:
+        if piece is None:
+            continue
+        own = piece.get("color") == seat
+        words = {"piece": piece_words(tr, piece.get("kind")), "square": square,
+                 "side": color_name(tr, piece.get("color"))}
+        if step == "off" and piece["id"] in goes_to:
+            continue  # told as a move back below
         if step == "off":
-            lines.append(tr("Take the piece off {square}.").format(square=square))
-        elif piece is not None and piece.get("color") == seat:
-            lines.append(tr("Put your {piece} back on {square}.").format(
-                piece=piece_words(tr, piece.get("kind")), square=square))
-        elif piece is not None:
-            lines.append(tr("{side} puts a piece back on {square}.").format(
-                side=color_name(tr, piece.get("color")), square=square))
+            text = tr("Take your {piece} off {square}.") if own else tr("{side} takes a piece off {square}.")
+        elif piece["id"] in came_from:
+            words["origin"] = came_from[piece["id"]]
+            text = (tr("Move your {piece} back from {origin} to {square}.") if own
+                    else tr("{side} moves a piece back from {origin} to {square}."))
+        else:
+            text = tr("Put your {piece} back on {square}.") if own else tr("{side} puts a piece back on {square}.")
+        lines.append(text.format(**words))
     return lines
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from companion_app.local_table import LocalTable
+from companion_app.texts import piece_words
 from engine import Color, Game, Move, Square, get_variant
 from engine.events import RevealEvent
 from tests.companion_app.scenarios import (
@@ -29,15 +30,19 @@ def takeback_tablets(d):
     d.show(red, blue)
     yield from _start_game(d, table, red, blue)
     rng = random.Random(11)
-    events = _play_until_battle(table, rng, "red")
-    assert events is not None, "no battle by Red"
+    # A battle Red won: taking it back puts Blue's piece back too.
+    for _ in range(20):
+        events = _play_until_battle(table, rng, "red")
+        assert events is not None, "no battle by Red"
+        if next(e for e in events if e["type"] == "battle")["outcome"] == "attacker":
+            break
     yield 0.1
     d.report["ply_before"] = table.game.ply
     d.report["battle"] = next(e for e in events if e["type"] == "battle")
     d.report["taken_back_move"] = table.game.last_move.name
-    moved = table.game.piece_at(table.game.last_move.target)
-    d.report["attacker_kind"] = (moved.kind if moved is not None
-                                 else d.report["battle"]["attacker"])
+    battle = d.report["battle"]
+    d.report["attacker_name"] = piece_words(red.tr, battle["attacker"])
+    d.report["defender_name"] = piece_words(blue.tr, battle["defender"])
     red_screen, blue_screen = _game(red), _game(blue)
     # Red asks with the button; Blue's tablet asks to accept or decline.
     d.tap(red_screen.takeback_button, *_center_of(red_screen.takeback_button))

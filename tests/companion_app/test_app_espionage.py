@@ -24,11 +24,16 @@ def test_a_takeback_is_asked_declined_then_accepted_and_both_boards_go_back(run_
     battle = report["battle"]
     for message in (report["red_message"], report["blue_message"]):
         assert f"The move {move} was taken back." in message
-    # Red is told which of its own pieces goes back where; Blue that it puts a piece back.
-    assert f"back on {origin}." in report["red_message"]
-    assert "Put your " in report["red_message"]
-    if battle["outcome"] in ("attacker", "both"):  # Blue's defender left the board: it returns
-        assert "Put your " in report["blue_message"] and f"back on {target}." in report["blue_message"]
+    # Red won the battle: its piece comes off the target and goes back to where it came from,
+    # and Blue puts the piece it lost back on the target.
+    assert battle["outcome"] == "attacker"
+    assert (f"Move your {report['attacker_name']} back from {target} to {origin}."
+            in report["red_message"])
+    assert f"Blue puts a piece back on {target}." in report["red_message"]
+    assert f"Red moves a piece back from {target} to {origin}." in report["blue_message"]
+    assert f"Put your {report['defender_name']} back on {target}." in report["blue_message"]
+    # Blue's tablet names no Red rank it may not know.
+    assert report["attacker_name"] not in report["blue_message"]
     # The referee's board check rings the squares to put right.
     assert report["board_check"]["matches"] is False
     assert set(report["red_marks"]) == set(report["board_check"]["clear"]) | set(report["board_check"]["fill"])

@@ -144,6 +144,7 @@ def network_game(d):
                       f"{blue.state.phase}, view ply {(blue.state.view or {}).get('ply')}, game ply "
                       f"{game.ply}, pairing {blue.state.pairing}, link paired {blue.link.client.paired})")
     d.report["blue_back_without_pairing"] = blue.state.pairing is None
+    yield from _takeback_over_mqtt(d, system, board, red, blue)
     # A draw offered and accepted with the buttons, over MQTT.
     red_screen, blue_screen = red.screen_by_name["game"], blue.screen_by_name["game"]
     d.tap(red_screen.draw_button, *red_screen.draw_button.center)
@@ -163,6 +164,38 @@ def network_game(d):
     d.report["referee_light_after_stop"] = red.state.connection.get("referee")
     red.disconnect()
     blue.disconnect()
+
+
+def _takeback_over_mqtt(d, system, board, red, blue):
+    """A quiet move on the board, taken back with the buttons; the token is put back by hand."""
+    game = system.referee.session.game
+    move = next(m for m in game.legal_moves() if game.piece_at(m.target) is None)
+    mover = red if game.to_move is Color.RED else blue
+    other = blue if mover is red else red
+    ply = game.ply
+    d.drag(board, board.square_center(move.origin.name), board.square_center(move.target.name))
+    yield from _until(lambda: all((r.state.view or {}).get("ply") == ply + 1 for r in (red, blue)),
+                      what=f"the ruling of {move}")
+    asker, answerer = mover.screen_by_name["game"], other.screen_by_name["game"]
+    d.tap(asker.takeback_button, *asker.takeback_button.center)
+    yield from _until(lambda: other.state.takeback_from == mover.state.seat, what="the takeback request")
+    yield 0.1
+    d.report["takeback_offer_text"] = answerer.offer_label.text
+    d.tap(answerer.accept_button, *answerer.accept_button.center)
+    yield from _until(lambda: all((r.state.view or {}).get("ply") == ply and r.state.guidance
+                                  for r in (red, blue)), what="the takeback on both tablets")
+    yield 0.1
+    d.report["takeback_move"] = str(move)
+    d.report["takeback_guidance"] = dict(mover.state.guidance)
+    d.report["takeback_mover_text"] = asker.message.text
+    d.shot("network-takeback", mover)
+    # The player moves the token back; the board matches the game again.
+    d.drag(board, board.square_center(move.target.name), board.square_center(move.origin.name))
+    yield from _until(lambda: (system.referee.board_check() or {}).get("matches"), timeout=10,
+                      what="the board after the takeback")
+    yield from _until(lambda: red.state.guidance is None and blue.state.guidance is None, timeout=3,
+                      what="no guidance left after the takeback")
+    d.report["takeback_ply"] = game.ply
 
 
 def connect_finds_board(d):

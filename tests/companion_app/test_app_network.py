@@ -25,5 +25,12 @@ def test_pair_setup_and_play_by_moving_tokens_on_the_simulated_board(run_scenari
     # Neither tablet ever drew a rank its player may not know, nor a piece that is not there.
     assert report["violations"] == []
     assert report["blue_back_without_pairing"] is True
+    # A move taken back over MQTT: asked and accepted with the buttons, the token guided back.
+    origin, target = report["takeback_move"].split("-")
+    assert report["takeback_offer_text"].endswith("asks to take back the last move.")
+    assert report["takeback_guidance"] == {"clear": [target], "fill": [origin]}
+    assert f"The move {report['takeback_move']} was taken back." in report["takeback_mover_text"]
+    assert f"back from {target} to {origin}." in report["takeback_mover_text"]
+    assert report["takeback_ply"] == report["plies"]
     assert report["referee_light_after_stop"] == "offline"
     assert report["result"] == "Draw\nReason: both players agreed to a draw"

@@ -11,9 +11,17 @@ from kivy.uix.screenmanager import Screen
 
 from companion_app.board import BoardWidget
 from companion_app.i18n import N_
-from companion_app.screen_game import TRAY_ORDER
+from companion_app.screen_game import TRAY_ORDER, Legend, turn_count, turn_piece_square
 from companion_app.table import TableState
-from companion_app.texts import battle_text, clock_text, color_name, refusal_text, result_text
+from companion_app.texts import (
+    battle_text,
+    clock_text,
+    color_name,
+    pass_text,
+    refusal_text,
+    result_text,
+    takeback_lines,
+)
 from companion_app.widgets import (
     BigButton,
     CapturedTray,
@@ -37,7 +45,7 @@ class DisplayScreen(Screen):
         self.board = BoardWidget(label_for=root.tr.rank_label)
         side = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_x=0.4)
         paint_background(side, (0.16, 0.17, 0.2, 1))
-        self.turn = Label(font_size=sp(34), bold=True, size_hint_y=None, height=dp(56))
+        self.turn = Label(font_size=sp(34), bold=True, size_hint_y=None, height=dp(56), halign="center")
         self.clocks = Label(font_size=sp(30), markup=True, size_hint_y=None, height=dp(48))
         self.phase = WrapLabel(font_size=sp(18))
         self.battle = WrapLabel(font_size=sp(19))
@@ -48,7 +56,8 @@ class DisplayScreen(Screen):
         self.back = BigButton(height=0, opacity=0)
         self.back.bind(on_release=lambda *_: self.root_app.connect(self.root_app.overview_address,
                                                                    "overview"))
-        for w in (self.turn, self.clocks, self.phase, self.battle, self.refusal, self.guidance,
+        self.legend = Legend()
+        for w in (self.turn, self.clocks, self.legend, self.phase, self.battle, self.refusal, self.guidance,
                   self.trays["red"], self.trays["blue"], BoxLayout(), self.links, self.back):
             side.add_widget(w)
         self.side = side
@@ -69,14 +78,23 @@ class DisplayScreen(Screen):
             marks: dict[str, str] = {}
             if state.battle and state.battle.square:
                 marks[state.battle.square] = "battle"
+            turn_piece = turn_piece_square(view)
+            if turn_piece:
+                marks[turn_piece] = "turn-piece"
             if state.guidance:
                 marks.update({sq: "clear" for sq in state.guidance["clear"]})
                 marks.update({sq: "fill" for sq in state.guidance["fill"]})
             self.board.show_view(view, marks)
+            self.legend.show(tr("Volcano: no piece may enter") if view.get("volcanoes") else "", "",
+                             "red")
             if view.get("result"):
                 self.turn.text = result_text(tr, view["result"], None).split("\n")[0]
             else:
-                self.turn.text = tr("{side} to move").format(side=color_name(tr, view.get("to_move")))
+                # The display's big letters take the count of moves on a line of its own.
+                count = turn_count(tr, view).removeprefix(" · ")
+                self.turn.text = tr("{side} to move").format(
+                    side=color_name(tr, view.get("to_move"))) + ("\n" + count if count else "")
+            self.turn.height = dp(96) if "\n" in self.turn.text else dp(56)
             for color in ("red", "blue"):
                 self.trays[color].show(color, view.get("captured", {}).get(color, []),
                                        tr.rank_label, TRAY_ORDER)
@@ -121,7 +139,13 @@ class DisplayScreen(Screen):
             return "\n".join(parts)
         if state.view and state.view.get("result"):
             return result_text(tr, state.view["result"], None)
-        return ""
+        lines = [pass_text(tr, color, None) for color in state.passed]
+        if state.takeback_from:
+            lines.append(tr("{side} asks to take back the last move.").format(
+                side=color_name(tr, state.takeback_from)))
+        if state.taken_back:
+            lines += takeback_lines(tr, state.taken_back, state.restore, None)
+        return "\n".join(lines)
 
     def _guidance_text(self, state: TableState) -> str:
         tr = self.root_app.tr

@@ -65,6 +65,15 @@ def turn_piece_square(view: dict[str, Any]) -> str | None:
     return target if piece is not None and piece["color"] == view.get("to_move") else None
 
 
+def turn_count(tr, view: dict[str, Any]) -> str:
+    """" · move 2 of 2" in a variant of several moves a turn (Espionage), else nothing."""
+    per_turn = view.get("moves_per_turn", 1)
+    if view.get("result") or per_turn < 2:
+        return ""
+    number = per_turn - view.get("moves_left_in_turn", per_turn) + 1
+    return " · " + tr("move {number} of {total}").format(number=number, total=per_turn)
+
+
 class Legend(BoxLayout):
     """Espionage's marks explained: the volcano and the spy's recognition, icon and words."""
 
@@ -90,6 +99,8 @@ class Legend(BoxLayout):
             icon.canvas.clear()
             size = min(icon.width, icon.height, dp(30))
             x, y = icon.x, icon.center_y - size / 2
+            if not self.labels[index].text:
+                continue
             if index == 0:
                 draw_volcano(icon.canvas, x, y, size)
             else:
@@ -256,12 +267,7 @@ class GameScreen(Screen):
             self.turn_label.text = tr("Your turn")
         else:
             self.turn_label.text = tr("{side} to move").format(side=color_name(tr, to_move))
-        per_turn = view.get("moves_per_turn", 1)
-        if not view.get("result") and per_turn > 1:
-            # Espionage: a turn is two moves by two different pieces.
-            number = per_turn - view.get("moves_left_in_turn", per_turn) + 1
-            self.turn_label.text += " · " + tr("move {number} of {total}").format(
-                number=number, total=per_turn)
+        self.turn_label.text += turn_count(tr, view)
         self.turn_label.color = (1, 0.55, 0.5, 1) if to_move == "red" else (0.6, 0.75, 1, 1)
 
         self.update_clocks(state)

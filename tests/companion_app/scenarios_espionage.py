@@ -103,10 +103,13 @@ def _turn_refusal_move(game: Game, square: Square) -> Move | None:
 def espionage_game(d):
     """Espionage on two tablets: volcanoes, two moves a turn, recognised pieces, private battles."""
     table = LocalTable("espionage", seed=4)
-    red, blue = _tablets(table, "red", "blue")
+    red, blue, display = _tablets(table, "red", "blue", None)
     red.wanted_seat, blue.wanted_seat = "red", "blue"
     d.show(red, blue)
     yield from _start_game(d, table, red, blue, seed=2)
+    display.connect("local", None)
+    yield 0.1
+    public = display.screen_by_name["display"]
     game = table.game
     red_screen, blue_screen = _game(red), _game(blue)
     d.report["volcanoes"] = sorted(s.name for s in game.volcanoes)
@@ -124,6 +127,10 @@ def espionage_game(d):
     d.report["turn_after_one"] = red_screen.turn_label.text
     d.report["red_turn_mark"] = red_screen.board.highlights.get(first.target.name)
     d.report["blue_turn_mark"] = blue_screen.board.highlights.get(first.target.name)
+    d.report["display_turn"] = public.turn.text
+    d.report["display_turn_mark"] = public.board.highlights.get(first.target.name)
+    d.report["display_volcanoes"] = sorted(public.board.volcanoes)
+    d.report["display_legend"] = [public.legend.labels[0].text, public.legend.labels[1].text]
     d.report["red_hint"] = red_screen.message.text
     d.shot("espionage-move-1-of-2")
     # The same piece again, from the tablet: refused with the turn rule's own reason.
@@ -146,6 +153,7 @@ def espionage_game(d):
         yield 0.03
         violations += _privacy_violations(blue, game, Color.BLUE)
         violations += _privacy_violations(red, game, Color.RED)
+        violations += _privacy_violations(display, game, None)
         battle = blue.state.battle
         if battle is not None:
             battles_blue.append({"battle": vars(battle).copy(), "text": blue_screen.message.text})
@@ -159,12 +167,17 @@ def espionage_game(d):
             d.report["red_recognised_drawn"] = sorted(red_screen.board.recognised_drawn)
             d.report["red_label_there"] = red_screen.board.drawn.get(reveal_to_red.square)
             d.report["blue_recognised_drawn"] = sorted(blue_screen.board.recognised_drawn)
+            d.report["display_recognised_drawn"] = sorted(public.board.recognised_drawn)
+            d.report["display_label_there"] = public.board.drawn.get(reveal_to_red.square)
             d.show(red)
             yield 0.3
             d.shot("espionage-red")
             d.show(blue)
             yield 0.3
             d.shot("espionage-blue")
+            d.show(display)
+            yield 0.3
+            d.shot("espionage-display")
             d.show(red, blue)
             yield 0.2
         if reveal_to_red is not None and len(battles_blue) >= 3:
@@ -180,10 +193,10 @@ def espionage_game(d):
     d.report["battles_blue"] = len(battles_blue)
     d.report["blue_battles_naming_red_ranks"] = hidden_named
     d.report["blue_battle_texts"] = [s["text"] for s in battles_blue[:3]]
-    yield from _pass_position(d, table, red, blue)
+    yield from _pass_position(d, table, red, blue, public)
 
 
-def _pass_position(d, table: LocalTable, red, blue):
+def _pass_position(d, table: LocalTable, red, blue, public):
     """A position where Blue cannot move: after Red's two moves, Blue passes."""
     variant = get_variant("espionage")
     pieces = {Square.parse("a10"): (Color.BLUE, "sapper"), Square.parse("a9"): (Color.BLUE, "mine"),
@@ -199,6 +212,7 @@ def _pass_position(d, table: LocalTable, red, blue):
     d.report["pass_red"] = _game(red).message.text
     d.report["pass_blue"] = _game(blue).message.text
     d.report["pass_turn_label"] = _game(red).turn_label.text
+    d.report["pass_display"] = public.phase.text
     d.show(blue)
     yield 0.3
     d.shot("espionage-pass")

@@ -54,6 +54,11 @@ def test_espionage_volcanoes_two_move_turns_recognised_pieces_and_passes(run_sce
     assert report["red_turn_mark"] == "turn-piece" and report["blue_turn_mark"] == "turn-piece"
     target = report["first_move"].split("-")[1]
     assert f"Second move: a different piece than the one on {target}." in report["red_hint"]
+    # The referee display shows the same count, mark and volcanoes, with the volcano legend only.
+    assert report["display_turn"] == "Red to move\nmove 2 of 2"
+    assert report["display_turn_mark"] == "turn-piece"
+    assert report["display_volcanoes"] == report["volcanoes"]
+    assert report["display_legend"] == ["Volcano: no piece may enter", ""]
     # The same piece again is refused with the reason, not "It is not your turn".
     assert "This turn's second move must be made by a different piece." in report["again_refusal"]
     assert "It is not your turn" not in report["again_refusal"]
@@ -66,6 +71,8 @@ def test_espionage_volcanoes_two_move_turns_recognised_pieces_and_passes(run_sce
     assert f" on {reveal['square']}." in report["red_reveal_message"]
     assert "spy" not in report["blue_message_at_reveal"]
     assert report["blue_reveals"] == []
+    assert report["blue_recognised_drawn"] == [] and report["display_recognised_drawn"] == []
+    assert report["display_label_there"] == "?"
     # Blue's tablet never drew, and no battle told it, a hidden Red rank.
     assert report["violations"] == []
     assert report["battles_blue"] >= 1
@@ -74,3 +81,4 @@ def test_espionage_volcanoes_two_move_turns_recognised_pieces_and_passes(run_sce
     assert "You cannot move: your turn passes." in report["pass_blue"]
     assert "Blue cannot move and passes." in report["pass_red"]
     assert report["pass_turn_label"] == "Your turn · move 1 of 2"
+    assert report["pass_display"] == "Blue cannot move and passes."

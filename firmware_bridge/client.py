@@ -17,7 +17,8 @@ Interface (stable; the Kivy app codes against it)::
     seat.start()                           # connects in the background; reconnects by itself
     seat.pair("red")                       # ask for the seat; not needed once paired (credentials file)
     seat.move("a4-a5"); seat.setup({"a1": "flag", ...}); seat.resign()
-    seat.offer_draw(); seat.accept_draw(); seat.decline_draw(); seat.new_game()
+    seat.offer_draw(); seat.accept_draw(); seat.decline_draw()
+    seat.new_game()                        # or new_game(moves_per_turn=1): Espionage's one-move option
     seat.offer_takeback(); seat.accept_takeback(); seat.decline_takeback()
     seat.state, seat.view, seat.seq, seat.seat, seat.paired, seat.public_state
     seat.wait(lambda c: c.seq >= 3, timeout=5.0)   # for scripts and tests
@@ -33,9 +34,13 @@ Decrypted seat snapshot (``on_state``): ``{"v": 1, "seat": "red", "game": "7f3a.
 Public state (``DisplayClient.on_state``): ``{"board", "game", "seq", "phase", "view" (public
 view), "seats": {"red": {"paired": bool, "online": bool, "setup_ready": bool, "name": str}, ...},
 "clocks": {"red": seconds, "blue": seconds, "game": seconds or None, "running": color or None}
-or None, "draw_offer": color or None, "takeback_offer": color or None, "board_check":
-{"matches": bool, "reading": bool, "clear": [...], "fill": [...], "wrong": [...], "reason": str}
-or None}``.
+or None, "draw_offer": color or None, "takeback_offer": color or None, "variant": name,
+"moves_per_turn": 1 or 2, "volcanoes": [squares], "volcano_markers": {"squares": [...],
+"sensed": bool or None, "instructions": ["put a volcano marker on d5", ...]} or None,
+"board_check": None without a board, else {"matches": bool, "reading": bool (moves are read
+again), "clear": [squares to take a piece off], "fill": [squares that need a piece or a volcano
+marker], "wrong": [squares holding the wrong piece], "reason": "setup" | "after-battle" |
+"restore" | "unexpected" | None, "steps": ["take the piece off d7", ...]}}`` (docs/mqtt.md).
 
 Callbacks run on the MQTT network thread: a Kivy app wraps them in ``Clock.schedule_once``.
 Every command method returns the command id; the reply arrives via ``on_reply`` with that id.
@@ -367,9 +372,15 @@ class SeatClient(ClientBase):
         """Refuse the opponent's takeback request."""
         return self.command("decline_takeback")
 
-    def new_game(self) -> str:
-        """Start a new game with the same seats once the game is over."""
-        return self.command("new_game")
+    def new_game(self, moves_per_turn: int | None = None) -> str:
+        """Start a new game with the same seats once the game is over.
+
+        moves_per_turn: 1 for Espionage's one-move option, 2 for its standard turns; None keeps
+        the setting of the game just played.
+        """
+        if moves_per_turn is None:
+            return self.command("new_game")
+        return self.command("new_game", moves_per_turn=moves_per_turn)
 
     # -- credentials -------------------------------------------------------------------------
     def _load(self) -> dict:

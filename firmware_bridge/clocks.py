@@ -83,8 +83,11 @@ class GameClock:
         self.running = None
 
     def turn_passed(self, to_seat: str, now: float) -> None:
-        """The running player's turn ended: charge it, add the increment, start ``to_seat``."""
-        if self.running and self.running != to_seat:
+        """The running player's turn ended: charge it, add the increment, start ``to_seat``.
+
+        ``to_seat`` may be the same player: in Espionage a blocked opponent passes.
+        """
+        if self.running:
             self._charge(now)
             if self.control.player_seconds is not None:
                 self._remaining[self.running] += self.control.increment

@@ -8,6 +8,7 @@
 
     [game]
     variant = "classic"
+    moves_per_turn = 1          # optional, Espionage only: the one-move option (default 2)
     game_time = "90m"           # optional: total game time, a draw when it runs out
     player_time = "10m+5s"      # optional: each player's clock and increment, loss on time
 
@@ -42,10 +43,11 @@ from engine import variant_names
 from .clocks import TimeControl
 from .contract import ContractError, check_board_name
 from .mqtt_link import BrokerURL
+from .session import game_variant
 
 KNOWN = {
     "board": {"name", "title", "profile", "input"},
-    "game": {"variant", "game_time", "player_time"},
+    "game": {"variant", "moves_per_turn", "game_time", "player_time"},
     "broker": {"url", "embedded_port", "ca_file", "seats"},
     "journal": {"path"},
     "log": {"level", "format"},
@@ -66,6 +68,7 @@ class RefereeConfig:
     profile: str | None = None
     board_input: bool = False
     variant: str = "classic"
+    moves_per_turn: int | None = None  # None: the variant's own
     time_control: TimeControl = field(default_factory=TimeControl)
     broker_url: str | None = None
     embedded_port: int = 1883
@@ -84,6 +87,10 @@ class RefereeConfig:
             raise ConfigError(str(error)) from None
         if self.variant not in variant_names():
             raise ConfigError(f"unknown variant {self.variant!r} (known: {', '.join(variant_names())})")
+        try:
+            game_variant(self.variant, self.moves_per_turn)
+        except ValueError as error:
+            raise ConfigError(f"game.moves_per_turn: {error}") from None
         if self.broker_url:
             try:
                 BrokerURL.parse(self.broker_url)
@@ -124,7 +131,8 @@ def load_config(path: str | Path) -> RefereeConfig:
         board=board.get("name", "board1"), title=board.get("title", ""),
         profile=board.get("profile"),
         board_input=board.get("input", "board" if board.get("profile") else "tablets") == "board",
-        variant=game.get("variant", "classic"), time_control=time_control,
+        variant=game.get("variant", "classic"), moves_per_turn=game.get("moves_per_turn"),
+        time_control=time_control,
         broker_url=broker.get("url"), embedded_port=int(broker.get("embedded_port", 1883)),
         ca_file=broker.get("ca_file"),
         seat_accounts={seat: (seat, password) for seat, password in seats.items()},

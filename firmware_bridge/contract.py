@@ -71,6 +71,7 @@ ERROR_CODES = (
     "no-offer",         # accept/decline without a pending draw or takeback offer
     "board-input",      # moves come from the physical board here
     "refused",          # pairing refused (seat taken, wrong code, ...)
+    "invalid-option",   # a game option the variant does not have (moves_per_turn for classic)
 )
 
 
@@ -260,6 +261,10 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
         "draw_offer": (OPT_STR, OPT, None),
         "takeback_offer": (OPT_STR, OPT, None),
         "board_check": ((dict, type(None)), OPT, None),
+        "variant": (STR, OPT, None),
+        "moves_per_turn": (INT, OPT, None),
+        "volcanoes": (list, OPT, None),
+        "volcano_markers": ((dict, type(None)), OPT, None),
         "at": ((int, float), OPT, None),
     },
     "events": {
@@ -346,7 +351,7 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
     },
 }
 
-# The arguments each command type takes (all required).
+# The arguments each command type takes (all required), then those it may take.
 COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
     "move": {"move": (STR, _matches(MOVE_TEXT, "move like a4-a5"))},
     "setup": {"setup": ((dict,), _setup_map)},
@@ -358,6 +363,10 @@ COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
     "accept_takeback": {},
     "decline_takeback": {},
     "new_game": {},
+}
+OPTIONAL_COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
+    # Espionage's one-move option for the next game; omitted: the current game's setting.
+    "new_game": {"moves_per_turn": (INT, _one_of(1, 2))},
 }
 
 
@@ -393,14 +402,17 @@ def validate(kind: str, payload: Any) -> dict:
 
 
 def _validate_command_args(command_type: str, args: dict) -> None:
-    spec = COMMAND_ARGS[command_type]
-    unknown = set(args) - set(spec)
+    required, optional = COMMAND_ARGS[command_type], OPTIONAL_COMMAND_ARGS.get(command_type, {})
+    unknown = set(args) - set(required) - set(optional)
     if unknown:
         raise ContractError(f"{command_type} takes no arguments {sorted(unknown)}")
-    for name, (types, check) in spec.items():
+    for name, (types, check) in {**required, **optional}.items():
         if name not in args:
-            raise ContractError(f"{command_type} lacks argument {name!r}")
-        if not isinstance(args[name], types):
+            if name in required:
+                raise ContractError(f"{command_type} lacks argument {name!r}")
+            continue
+        # bool is an int in Python; moves_per_turn = true is still malformed.
+        if not isinstance(args[name], types) or (isinstance(args[name], bool) and bool not in types):
             raise ContractError(f"{command_type}.{name} has the wrong type")
         problem = check(args[name]) if check else None
         if problem:

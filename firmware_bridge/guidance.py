@@ -24,7 +24,7 @@ def order_nearest(squares: Iterable[Square], focus: Square) -> tuple[Square, ...
 
 @dataclass(frozen=True)
 class Step:
-    """One thing to do with one hand: action is "move", "remove", "place" or "replace"."""
+    """One thing to do with one hand: "move", "remove", "place", "replace" or "marker"."""
 
     action: str
     square: Square
@@ -38,13 +38,21 @@ class Step:
             return f"take the piece off {self.square}"
         if self.action == "place":
             return f"put the missing piece back on {self.square}"
+        if self.action == "marker":
+            return f"put a volcano marker on {self.square}"
         return f"the piece on {self.square} is the wrong one: swap it for the right piece"
 
 
 def plan_steps(clear: Iterable[Square], fill: Iterable[Square], wrong: Iterable[Square] = (),
-               focus: Square | None = None) -> list[Step]:
-    """Steps that fix the board: a stray piece goes to the nearest empty square it belongs on."""
-    clear, fill = list(clear), list(fill)
+               focus: Square | None = None, volcanoes: Iterable[Square] = ()) -> list[Step]:
+    """Steps that fix the board: a stray piece goes to the nearest empty square it belongs on.
+
+    volcanoes: volcano squares (Espionage); one of them in ``fill`` wants a volcano marker,
+    never a piece.
+    """
+    volcanoes = set(volcanoes)
+    markers = [square for square in fill if square in volcanoes]
+    clear, fill = list(clear), [square for square in fill if square not in volcanoes]
     focus = focus or (clear + fill + list(wrong) or [Square(0, 0)])[0]
     steps: list[Step] = []
     for stray in order_nearest(clear, focus):
@@ -57,8 +65,14 @@ def plan_steps(clear: Iterable[Square], fill: Iterable[Square], wrong: Iterable[
                 continue
         steps.append(Step("remove", stray))
     steps += [Step("place", square) for square in order_nearest(fill, focus)]
+    steps += [Step("marker", square) for square in order_nearest(markers, focus)]
     steps += [Step("replace", square) for square in order_nearest(wrong, focus)]
     return steps
+
+
+def volcano_marker_steps(volcanoes: Iterable[Square]) -> list[str]:
+    """What to tell the players when an Espionage game is created: one marker per volcano."""
+    return [Step("marker", square).describe() for square in sorted(volcanoes, key=lambda s: (s.rank, s.file))]
 
 
 def led_colours(width: int, height: int, *, clear: Iterable[Square] = (),

@@ -44,9 +44,20 @@ After a ruling, or whenever the board does not match the game (start, takeback, 
 the recogniser is "restoring": it only guides until the board matches, then reads moves again.
 With identifying sensors (a tag per piece) it learns each piece's tag when the board first
 matches, uses tags to tell an attack from a nudge, and reports pieces standing on the wrong
-square in `wrong`. Volcano squares (Espionage) take whatever they read while the board is set
-up or restored as normal: a marker the sensors see is no stray piece, a piece put there later
-is an illegal move.
+square in `wrong`.
+
+Volcano markers (Espionage): the players put a marker on each volcano square. Whether the
+sensors see one is a property of the board (profile setting `volcano_markers_sensed`, passed
+here as `volcano_markers_sensed=`):
+  True    markers are sensed (a magnet under a reed switch): every volcano square must read
+          occupied. Until it does, guidance lists it in `fill` (reason "setup"/"restore") and no
+          move is read; afterwards it is a fixed obstacle: a marker lifted is guided back.
+  False   markers are not sensed (a paper or plastic marker): volcano squares are excluded from
+          the marker check and must read empty like any empty square; a reading there is a
+          piece, i.e. a stray (`clear`) or a move onto a volcano, which the engine refuses.
+  None    unknown (the default, for boards whose profile does not say): whatever each volcano
+          square reads while the board is set up or restored is taken as its normal state, so
+          a sensed marker is no stray piece, and a piece put there later is an illegal move.
 """
 
 from __future__ import annotations
@@ -107,8 +118,10 @@ class MoveRecognizer:
     """Turns stable board states into MoveMade / IllegalAttempt / BoardMismatch / BoardMatches."""
 
     def __init__(self, game: Game, *, scout_hold_s: float = 0.35, patience_s: float = 0.6,
-                 idle_patience_s: float = 4.0, attack_min_gap_s: float = 0.1) -> None:
+                 idle_patience_s: float = 4.0, attack_min_gap_s: float = 0.1,
+                 volcano_markers_sensed: bool | None = None) -> None:
         self.game = game
+        self.volcano_markers_sensed = volcano_markers_sensed
         self.scout_hold_s = scout_hold_s
         self.patience_s = patience_s
         self.idle_patience_s = idle_patience_s
@@ -184,8 +197,6 @@ class MoveRecognizer:
     def _take_game(self) -> None:
         self._game_key = self._key()
         self._expected = {square: piece.id for square, piece in self.game.pieces()}
-        # Volcano markers may or may not be sensed: what a volcano square reads while the board
-        # is being set up or restored is taken as its normal state (marker seen or not).
         self._volcanoes = tuple(getattr(self.game, "volcanoes", ()))
 
     def _check_game(self, evaluate: bool = True) -> list[Observation]:
@@ -277,10 +288,7 @@ class MoveRecognizer:
 
     def _mismatch(self, board: StableBoard, reason: str) -> BoardMismatch | None:
         occupied = board.occupied()
-        if self._restoring:
-            for volcano in self._volcanoes:
-                self._marker_sensed[volcano] = volcano in occupied
-        expected = set(self._expected) | {v for v, sensed in self._marker_sensed.items() if sensed}
+        expected = set(self._expected) | self._markers_expected(occupied)
         clear = [s for s in occupied if s not in expected]
         fill = [s for s in expected if s not in occupied]
         wrong = [s for s in self._identity_problems(board) if s in occupied]
@@ -289,6 +297,15 @@ class MoveRecognizer:
         focus = self._focus or self._nearest_anchor(clear + fill + wrong)
         return BoardMismatch(order_nearest(clear, focus), order_nearest(fill, focus),
                              order_nearest(wrong, focus), reason)
+
+    def _markers_expected(self, occupied: frozenset[Square]) -> set[Square]:
+        """The volcano squares that must read occupied (see the module docstring)."""
+        if self.volcano_markers_sensed is not None:
+            return set(self._volcanoes) if self.volcano_markers_sensed else set()
+        if self._restoring:  # unknown: learn what each volcano square normally reads
+            for volcano in self._volcanoes:
+                self._marker_sensed[volcano] = volcano in occupied
+        return {v for v, sensed in self._marker_sensed.items() if sensed}
 
     @staticmethod
     def _nearest_anchor(squares: list[Square]) -> Square:

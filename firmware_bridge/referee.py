@@ -20,6 +20,7 @@ from engine import Move, Square
 
 from . import contract, crypto
 from .clocks import TimeControl
+from .guidance import volcano_marker_steps
 from .journal import Journal
 from .mqtt_link import MqttLink
 from .pairing import PairingDesk
@@ -41,13 +42,21 @@ class RefereeSettings:
     journal_path: str | Path
     broker_url: str
     variant: str = "classic"
+    moves_per_turn: int | None = None  # 1: Espionage's one-move option; None: the variant's own
     time_control: TimeControl = field(default_factory=TimeControl)
+    # Whether the sensors see a volcano marker (board profile); None: learned at setup.
+    volcano_markers_sensed: bool | None = None
     board_input: bool = False  # True: moves come from the sensors, not from tablets
     name: str = ""
     # Broker accounts handed to a tablet at pairing (seat -> (username, password)), if any.
     seat_accounts: dict[str, tuple[str, str]] = field(default_factory=dict)
     tick_seconds: float = 0.1
     ca_file: str | None = None  # CA bundle for an mqtts:// broker (None: the system's)
+
+
+def sorted_squares(names) -> list[str]:
+    """Square names in board order (rank, then file), as players read them."""
+    return [s.name for s in sorted((Square.parse(n) for n in names), key=lambda s: (s.rank, s.file))]
 
 
 class Referee:
@@ -61,12 +70,12 @@ class Referee:
         self.key = crypto.private_key_from_text(secret)
         self.public_key = crypto.key_to_text(self.key.public_key)
         self.session = Session(self.journal, settings.variant, settings.time_control,
-                               board_input=settings.board_input)
+                               board_input=settings.board_input, moves_per_turn=settings.moves_per_turn)
         self.desk = PairingDesk()
         self.on_pairing_code: Callable[[str, str], None] | None = None  # (seat, code): show it
         self.occupancy: frozenset[str] | None = None  # latest stable board, None without a board
         self.online: dict[str, str] = {}  # client id -> role, from presence
-        self.watcher = BoardWatcher(self._board_move)
+        self.watcher = BoardWatcher(self._board_move, settings.volcano_markers_sensed)
         self.feed: SensorFeed | None = None
         self._last_check: dict | None = None
         self.last_board_ruling: tuple | None = None
@@ -157,7 +166,8 @@ class Referee:
 
     def _publish_snapshots(self) -> None:
         online = {seat for seat, record in self.session.seats.items() if record.client in self.online}
-        state = self.session.public_state(self.settings.board, online, self.board_check())
+        state = self.session.public_state(self.settings.board, online, self.board_check(),
+                                          self.settings.volcano_markers_sensed)
         self.link.publish(self.topics.state, contract.encode("state", state), retain=True)
         for seat in contract.SEATS:
             topic = self.topics.seat_state(seat)
@@ -349,8 +359,14 @@ class Referee:
         return {s.name for s in variant.squares() if s.rank in rows}
 
     # -- the board --------------------------------------------------------------------------
-    def attach_board(self, source, stabiliser=None) -> None:
-        """Read moves from a sensor source (serial, GPIO or simulated) from now on."""
+    def attach_board(self, source, stabiliser=None, volcano_markers_sensed: bool | None = None) -> None:
+        """Read moves from a sensor source (serial, GPIO or simulated) from now on.
+
+        volcano_markers_sensed: the board profile's setting (None keeps the settings' value).
+        """
+        if volcano_markers_sensed is not None:
+            self.settings.volcano_markers_sensed = volcano_markers_sensed
+            self.watcher.volcano_markers_sensed = volcano_markers_sensed
         self.session.board_input = True
         self.feed = SensorFeed(source, self.on_stable, self.poll_board, stabiliser)
         if self.started_at:
@@ -362,11 +378,23 @@ class Referee:
             return None
         if self.session.game is not None:
             return self.watcher.check()
-        # Setup phase: the submitted setups say where pieces belong (other squares stay empty).
-        expected = self.session.expected_occupancy()
-        return {"matches": expected == self.occupancy, "clear": sorted(self.occupancy - expected),
-                "fill": sorted(expected - self.occupancy), "wrong": [], "reason": "setup",
-                "reading": False}
+        # Setup phase: the submitted setups say where pieces belong (other squares stay empty),
+        # and volcano markers go on the volcanoes where the sensors see them.
+        expected, occupancy = set(self.session.expected_occupancy()), set(self.occupancy)
+        volcanoes = {s.name for s in self.session.volcanoes}
+        sensed = self.settings.volcano_markers_sensed
+        if sensed:
+            expected |= volcanoes
+        elif sensed is None:  # unknown: a volcano square is checked once the game starts
+            occupancy -= volcanoes
+        order = sorted_squares
+        check = {"matches": expected == occupancy, "clear": order(occupancy - expected),
+                 "fill": order(expected - occupancy), "wrong": [], "reason": "setup", "reading": False}
+        fill_markers = [Square.parse(s) for s in check["fill"] if s in volcanoes]
+        check["steps"] = ([f"take the piece off {s}" for s in check["clear"]]
+                          + [f"put a piece on {s}" for s in check["fill"] if s not in volcanoes]
+                          + volcano_marker_steps(fill_markers))
+        return check
 
     def on_stable(self, stable: StableBoard) -> None:
         """A new stable board from the sensors: pairing, then move recognition."""

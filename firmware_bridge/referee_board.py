@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from engine import Game
 
-from .guidance import led_colours
+from .guidance import led_colours, plan_steps
 from .recognition import BoardMatches, BoardMismatch, IllegalAttempt, MoveMade, MoveRecognizer
 from .snapshots import Stabiliser, StableBoard
 
@@ -25,8 +25,10 @@ log = logging.getLogger(__name__)
 class BoardWatcher:
     """Follows the session's game with a MoveRecognizer; reports what the board shows."""
 
-    def __init__(self, on_move: Callable[[MoveMade | IllegalAttempt], None]) -> None:
+    def __init__(self, on_move: Callable[[MoveMade | IllegalAttempt], None],
+                 volcano_markers_sensed: bool | None = None) -> None:
         self.on_move = on_move
+        self.volcano_markers_sensed = volcano_markers_sensed  # see recognition's docstring
         self.recognizer: MoveRecognizer | None = None
         self.guidance: BoardMismatch | None = None
         self.board: StableBoard | None = None
@@ -37,7 +39,7 @@ class BoardWatcher:
         if game is None:
             self.recognizer = None
         elif self.recognizer is None or self.recognizer.game is not game:
-            self.recognizer = MoveRecognizer(game)
+            self.recognizer = MoveRecognizer(game, volcano_markers_sensed=self.volcano_markers_sensed)
             if self.board is not None:
                 self._handle(self.recognizer.feed(self.board))
 
@@ -76,15 +78,10 @@ class BoardWatcher:
     def check(self) -> dict:
         """The board_check of the public state: what to change on the board, nearest first."""
         if self.recognizer is None or self.board is None:
-            return {"matches": True, "clear": [], "fill": [], "wrong": [], "reason": None, "reading": False}
+            return board_check_dict(None, reading=False)
         # reading: moves are read again (the recogniser confirmed the board after a restore).
-        reading = not self.recognizer.restoring
-        guidance = self.recognizer.guidance()
-        if guidance is None:
-            return {"matches": True, "clear": [], "fill": [], "wrong": [], "reason": None, "reading": reading}
-        return {"matches": False, "clear": [s.name for s in guidance.clear],
-                "fill": [s.name for s in guidance.fill], "wrong": [s.name for s in guidance.wrong],
-                "reason": guidance.reason, "reading": reading}
+        return board_check_dict(self.recognizer.guidance(), reading=not self.recognizer.restoring,
+                                volcanoes=self.recognizer.game.volcanoes)
 
     def leds(self, width: int, height: int, last_move=None) -> list[int]:
         """LED colours for the current guidance."""
@@ -93,6 +90,18 @@ class BoardWatcher:
             return led_colours(width, height, last_move=last_move)
         return led_colours(width, height, clear=guidance.clear, fill=guidance.fill,
                            wrong=guidance.wrong, illegal=self.last_illegal)
+
+
+def board_check_dict(guidance: BoardMismatch | None, reading: bool, volcanoes=()) -> dict:
+    """The public ``board_check``: squares to clear/fill/replace, the reason, and the same as
+    plain-English steps ("take the piece off d7", "put a volcano marker on e5")."""
+    if guidance is None:
+        return {"matches": True, "clear": [], "fill": [], "wrong": [], "reason": None,
+                "reading": reading, "steps": []}
+    steps = plan_steps(guidance.clear, guidance.fill, guidance.wrong, volcanoes=volcanoes)
+    return {"matches": False, "clear": [s.name for s in guidance.clear],
+            "fill": [s.name for s in guidance.fill], "wrong": [s.name for s in guidance.wrong],
+            "reason": guidance.reason, "reading": reading, "steps": [step.describe() for step in steps]}
 
 
 class SensorFeed:

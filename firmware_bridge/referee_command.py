@@ -95,6 +95,7 @@ def main(argv: list[str]) -> int:
         broker_url = embedded.url
     settings = RefereeSettings(board=config.board, journal_path=config.journal,
                                broker_url=broker_url, variant=config.variant,
+                               moves_per_turn=config.moves_per_turn,
                                time_control=config.time_control, board_input=config.board_input,
                                name=config.title, seat_accounts=config.seat_accounts,
                                ca_file=config.ca_file)
@@ -135,7 +136,7 @@ def attach_profile(referee, profile_name: str) -> None:
     profile = load_profile(profile_name)
     stabiliser = Stabiliser(debounce_samples=1 if profile.source == "serial" else profile.debounce_scans,
                             quiet_s=profile.quiet_ms / 1000)
-    referee.attach_board(open_source(profile), stabiliser)
+    referee.attach_board(open_source(profile), stabiliser, profile.volcano_markers_sensed)
 
 
 def start_announcer(config: RefereeConfig, url, referee_key: str):

@@ -5,7 +5,8 @@ back to announce, and the journal alone rebuilds a Session after a crash. Ruling
 per game (``seq`` 1, 2, ...); the public and private messages of a ruling carry its number.
 
 Journal entry kinds:
-  game   {variant, volcanoes, time_control}           a new game (setup phase), seq 0
+  game   {variant, moves_per_turn, volcanoes, time_control}
+                                                      a new game (setup phase), seq 0
   setup  {seat, setup}                     ruling     a seat's hidden setup was accepted
   start  {red, blue}                       ruling     both setups in: the game begins
   move   {move, seat}                      ruling     a move the engine accepted
@@ -22,6 +23,7 @@ Every ruling's payload also holds ``clock``, the clock checkpoint after it.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 import time
 import uuid
@@ -37,6 +39,7 @@ from engine import (
     RefusalEvent,
     Square,
     TakebackEvent,
+    Variant,
     get_variant,
     place_volcanoes,
     redact_events,
@@ -45,12 +48,28 @@ from engine import (
 
 from . import contract
 from .clocks import GameClock, TimeControl
+from .guidance import volcano_marker_steps
 from .journal import Journal
 
 RULINGS = ("setup", "start", "move", "refusal", "offer", "decline", "end",
            "takeback_offer", "takeback_decline", "takeback")
 REPLY_CACHE = 64  # replies kept per seat for resent commands
 GENERIC_MOVEMENT_REFUSAL = "that piece cannot move there: put it back"
+
+
+def game_variant(name: str, moves_per_turn: int | None = None) -> Variant:
+    """The variant ``name`` with its moves-per-turn option; ValueError if it has no such option.
+
+    Only a variant of two moves a turn (Espionage) has an option: one move a turn.
+    """
+    variant = get_variant(name)
+    if moves_per_turn is None or moves_per_turn == variant.moves_per_turn:
+        return variant
+    if variant.moves_per_turn == 1:
+        raise ValueError(f"{name} is played with one move per turn; it has no moves_per_turn option")
+    if isinstance(moves_per_turn, bool) or moves_per_turn != 1:
+        raise ValueError(f"moves_per_turn is 1 (the one-move option) or {variant.moves_per_turn}")
+    return dataclasses.replace(variant, moves_per_turn=1)
 
 
 class CommandError(Exception):
@@ -95,9 +114,12 @@ class Session:
 
     def __init__(self, journal: Journal, variant: str = "classic",
                  time_control: TimeControl | None = None, board_input: bool = False,
-                 rng: random.Random | None = None, now: Callable[[], float] = time.monotonic) -> None:
+                 rng: random.Random | None = None, now: Callable[[], float] = time.monotonic,
+                 moves_per_turn: int | None = None) -> None:
         self.journal = journal
         self.default_variant = variant
+        game_variant(variant, moves_per_turn)  # a bad option fails here, not at the first game
+        self.default_moves_per_turn = moves_per_turn
         self.default_time_control = time_control or TimeControl()
         self.board_input = board_input
         self.rng = rng or random.SystemRandom()
@@ -109,7 +131,8 @@ class Session:
     # -- state ------------------------------------------------------------------------------
     def _reset(self, game_id: str, payload: dict) -> None:
         self.game_id = game_id
-        self.variant = get_variant(payload["variant"])
+        # A journal written before the option existed has no moves_per_turn: the variant's own.
+        self.variant = game_variant(payload["variant"], payload.get("moves_per_turn"))
         self.volcanoes = tuple(Square.parse(s) for s in payload.get("volcanoes", ()))
         self.time_control = TimeControl.from_dict(payload.get("time_control"))
         self.clock = GameClock(self.time_control)
@@ -206,7 +229,7 @@ class Session:
         clock = copy.deepcopy(self.clock)
         staged: list[tuple[str, dict]] = []
         for kind, payload in items:
-            self._pass_clock(clock, self._running_after(kind, payload), now)
+            self._pass_clock(clock, *self._running_after(kind, payload), now)
             staged.append((kind, {**payload, "clock": clock.checkpoint(now)}))
         reply = None
         if reply_for:
@@ -222,34 +245,40 @@ class Session:
             self.seats[reply_for[0]].remember(reply_for[1], reply)
         return rulings, reply
 
-    def _running_after(self, kind: str, payload: dict) -> str | None:
-        """Whose clock runs once this ruling is applied (None: no clock runs)."""
+    def _running_after(self, kind: str, payload: dict) -> tuple[str | None, bool]:
+        """Whose clock runs once this ruling is applied (None: no clock runs), and whether a
+        turn ended with it."""
         if kind == "start":
-            return "red"
+            return "red", False
         if kind == "end":
-            return None
+            return None, False
         if kind == "takeback" and self.game is not None:
             # The clock goes back to the player whose move is taken back.
             move = self.game.pop()
             running = self.game.to_move.value
             self.game.push(move)
-            return running
+            return running, False
         if kind == "move" and self.game is not None:
             # Try the move on the engine and take it back: only the engine knows whether the
-            # turn passes (Espionage has two moves a turn) or the game ends.
+            # turn passes (Espionage: after the second move of a turn, or after the first when
+            # no other piece can move; back to the mover when the opponent is blocked and passes)
+            # or the game ends.
+            turn = self.game.turn
             self.game.push(Move.parse(payload["move"]))
             running = None if self.game.result else self.game.to_move.value
+            turn_ended = self.game.turn != turn
             self.game.pop()
-            return running
-        return self.clock.running
+            return running, turn_ended
+        return self.clock.running, False
 
     @staticmethod
-    def _pass_clock(clock: GameClock, running: str | None, now: float) -> None:
+    def _pass_clock(clock: GameClock, running: str | None, turn_ended: bool, now: float) -> None:
         if running is None:
             clock.stop(now)
         elif clock.running is None:
             clock.start(running, now)
-        elif clock.running != running:
+        elif clock.running != running or turn_ended:
+            # The mover's turn ended; it may be the mover's again if the opponent passed.
             clock.turn_passed(running, now)
 
     def _announce(self, kind: str, payload: dict, events: list) -> Ruling:
@@ -286,13 +315,22 @@ class Session:
         return RefusalEvent(payload["seat"], payload["move"], payload["rule"], message,
                             self.game.ply).to_dict()
 
-    def new_game(self, variant: str | None = None, time_control: TimeControl | None = None) -> None:
-        """Journal and begin a new game in the setup phase (seats stay paired)."""
+    def new_game(self, variant: str | None = None, time_control: TimeControl | None = None,
+                 moves_per_turn: int | None = None) -> None:
+        """Journal and begin a new game in the setup phase (seats stay paired).
+
+        moves_per_turn: 1 for Espionage's one-move option; None for the referee's default.
+        The journal's game entry holds the variant's moves per turn and the volcanoes drawn, so a
+        replay after a crash rebuilds exactly this game.
+        """
         name = variant or self.default_variant
         control = time_control or self.default_time_control
-        volcanoes = place_volcanoes(get_variant(name), self.rng)
-        payload = {"variant": name, "volcanoes": [s.name for s in volcanoes],
-                   "time_control": control.to_dict()}
+        if moves_per_turn is None and name == self.default_variant:
+            moves_per_turn = self.default_moves_per_turn
+        rules = game_variant(name, moves_per_turn)
+        volcanoes = place_volcanoes(rules, self.rng)
+        payload = {"variant": name, "moves_per_turn": rules.moves_per_turn,
+                   "volcanoes": [s.name for s in volcanoes], "time_control": control.to_dict()}
         game_id = uuid.uuid4().hex[:16]
         self.journal.append(game_id, "game", payload)
         self._reset(game_id, payload)
@@ -357,7 +395,9 @@ class Session:
             record.remember(counter, reply)
             return reply, []
         if items == "new_game":
-            self.new_game()
+            self.new_game(moves_per_turn=command["args"].get("moves_per_turn", self.variant.moves_per_turn
+                                                              if self.variant.name == self.default_variant
+                                                              else None))
             reply = contract.reply(command_id, True, message=message, seq=0)
             self.journal.append(self.game_id, "reply", {"seat": seat, "counter": counter,
                                                         "id": command_id, "reply": reply,
@@ -389,7 +429,12 @@ class Session:
         if kind == "new_game":
             if phase == "playing":
                 raise CommandError("wrong-phase", "the game is still running: resign or agree a draw first")
-            return "new_game", "new game"
+            option = command["args"].get("moves_per_turn")
+            try:
+                game_variant(self.default_variant, option)
+            except ValueError as error:
+                raise CommandError("invalid-option", str(error)) from None
+            return "new_game", "new game" if option is None else f"new game, moves per turn: {option}"
         if phase != "playing":
             raise CommandError("wrong-phase", f"no game is being played (phase {phase})")
         assert self.game is not None
@@ -443,14 +488,30 @@ class Session:
                     "name": self.seats[s].name if s in self.seats else ""}
                 for s in contract.SEATS}
 
-    def public_state(self, board: str, online: set[str], board_check: dict | None = None) -> dict:
-        """The retained public snapshot: never a rank the public may not know."""
+    def public_state(self, board: str, online: set[str], board_check: dict | None = None,
+                     markers_sensed: bool | None = None) -> dict:
+        """The retained public snapshot: never a rank the public may not know.
+
+        The game's rules are in it from the setup phase on (the view only exists once play
+        starts): variant, moves per turn, and the volcanoes with what to tell the players.
+        """
         return contract.validate("state", {
             "v": 1, "board": board, "game": self.game_id, "seq": self.seq, "phase": self.phase,
             "view": self.game.view(None).to_dict() if self.game else None,
             "seats": self.seats_summary(online), "clocks": self.clock.to_dict(self.now()),
             "draw_offer": self.draw_offer, "takeback_offer": self.takeback_offer,
-            "board_check": board_check, "at": time.time()})
+            "board_check": board_check, "variant": self.variant.name,
+            "moves_per_turn": self.variant.moves_per_turn,
+            "volcanoes": [s.name for s in self.volcanoes],
+            "volcano_markers": self.volcano_markers(markers_sensed), "at": time.time()})
+
+    def volcano_markers(self, sensed: bool | None) -> dict | None:
+        """Where the players put the volcano markers, and whether the sensors check them."""
+        if not self.volcanoes:
+            return None
+        in_board_order = sorted(self.volcanoes, key=lambda s: (s.rank, s.file))
+        return {"squares": [s.name for s in in_board_order], "sensed": sensed,
+                "instructions": volcano_marker_steps(self.volcanoes)}
 
     def seat_state(self, seat: str) -> dict:
         """The retained private snapshot of one seat (to be encrypted to that seat)."""

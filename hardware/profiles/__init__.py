@@ -45,6 +45,9 @@ class BoardProfile:
     led_pin: int | None
     led_layout: str
     path: str = ""
+    # Espionage: do the sensors see a volcano marker (a magnet for reed switches)? None: unknown,
+    # the referee learns what each volcano square reads at setup (firmware_bridge/recognition.py).
+    volcano_markers_sensed: bool | None = None
 
     @property
     def identifying(self) -> bool:
@@ -105,6 +108,9 @@ def parse_profile(data: dict, where: str = "profile") -> BoardProfile:
         pins = rows + cols
         if len(set(pins)) != len(pins) or not all(isinstance(p, int) and 0 <= p <= 27 for p in pins):
             raise ProfileError(f"{where}: gpio pins must be distinct BCM numbers 0..27")
+    markers = sensor.get("volcano_markers_sensed")
+    if markers is not None and not isinstance(markers, bool):
+        raise ProfileError(f"{where}: sensor.volcano_markers_sensed must be true or false")
     layout = leds.get("layout", "serpentine")
     if layout not in LED_LAYOUTS:
         raise ProfileError(f"{where}: leds.layout must be one of {', '.join(LED_LAYOUTS)}")
@@ -127,6 +133,7 @@ def parse_profile(data: dict, where: str = "profile") -> BoardProfile:
         led_pin=leds.get("pin"),
         led_layout=layout,
         path=where,
+        volcano_markers_sensed=markers,
     )
 
 

@@ -87,6 +87,8 @@ class ContractTranslator:
             self.deliver("clocks", clocks)
         self.deliver("draw_offer", {"from": state.get("draw_offer")})
         self.deliver("takeback_request", {"from": state.get("takeback_offer")})
+        if isinstance(state.get("volcanoes"), list):  # Espionage: known from the game's creation
+            self.deliver("volcanoes", {"squares": state["volcanoes"]})
         self.board_check = state.get("board_check")
         # The referee sends a board check only while a board (sensors) is attached.
         self.deliver("connection", {"board": "online" if self.board_check is not None else "offline"})

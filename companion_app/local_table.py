@@ -204,6 +204,7 @@ class LocalTable:
         return {"v": 1, "board": self.board, "game": self.game_id, "seq": self.seq,
                 "phase": self.phase(), "view": view, "seats": seats, "clocks": self.clocks,
                 "draw_offer": self.draw_offer, "takeback_offer": self.takeback_offer,
+                "volcanoes": [s.name for s in self.volcanoes],
                 "board_check": check}
 
     def seat_state(self, seat: str) -> dict[str, Any]:

@@ -237,8 +237,10 @@ class SetupScreen(Screen):
         zone = {sq: "zone" for sq in draft.zone}
         pieces = [{"square": sq, "color": draft.color, "kind": kind}
                   for sq, kind in draft.placed.items()]
-        self.board.show(width=variant.width, height=variant.height,
-                        blocked=[sq.name for sq in variant.lakes], pieces=pieces, highlights=zone)
+        volcanoes = state.volcanoes
+        self.board.show(width=variant.width, height=variant.height, volcanoes=volcanoes,
+                        blocked=[sq.name for sq in variant.lakes] + volcanoes, pieces=pieces,
+                        highlights=zone)
         for item in self.items.values():
             item.redraw()
         self.title.text = tr("Your setup")
@@ -297,7 +299,8 @@ class PlacingScreen(Screen):
         view = state.view or {}
         variant = get_variant(view.get("variant") or state.variant)
         width, height = variant.width, variant.height
-        blocked = view.get("blocked") or [s.name for s in variant.lakes]
+        volcanoes = view.get("volcanoes") or state.volcanoes
+        blocked = view.get("blocked") or [s.name for s in variant.lakes] + volcanoes
         pieces, marks = [], {}
         for square, kind in setup.items():
             sensed = square in state.sensed
@@ -309,7 +312,7 @@ class PlacingScreen(Screen):
         self.board.label_for = tr.rank_label
         self.board.flipped = state.seat == "blue"
         self.board.show(width=width, height=height, blocked=blocked, pieces=pieces, highlights=marks,
-                        volcanoes=view.get("volcanoes", ()))
+                        volcanoes=volcanoes)
         done = sum(1 for sq in setup if sq in state.sensed)
         self.title.text = tr("Put your pieces on the board")
         self.progress.text = f"{done} / {len(setup)}"
@@ -325,6 +328,8 @@ class PlacingScreen(Screen):
                 squares=", ".join(sorted(wrong))) + "[/color]")
         if not missing and not wrong:
             lines.append("[color=a5d6a7]" + tr("All your pieces are in place.") + "[/color]")
+        if volcanoes:
+            lines.append(tr("Volcano markers go on: {squares}").format(squares=", ".join(volcanoes)))
         self.next_label.text = "\n".join(lines)
         other = "blue" if state.seat == "red" else "red"
         if state.setup_status.get(other) != "ready":

@@ -74,6 +74,7 @@ class TableState:
     restore: list[tuple[str, str, dict[str, Any] | None]] = field(default_factory=list)
     reveals: list[dict[str, Any]] = field(default_factory=list)  # this move's spy recognitions
     passed: list[str] = field(default_factory=list)  # sides that could not move and passed
+    volcanoes: list[str] = field(default_factory=list)  # Espionage, from the game's creation on
     variant: str = "classic"
     boards: dict[str, dict[str, Any]] = field(default_factory=dict)  # the overview: board -> state
     notice: str | None = None
@@ -215,6 +216,9 @@ class TableState:
 
     def _on_takeback_request(self, payload: dict[str, Any]) -> None:
         self.takeback_from = payload.get("from")
+
+    def _on_volcanoes(self, payload: dict[str, Any]) -> None:
+        self.volcanoes = [str(sq) for sq in payload.get("squares", ())]
 
     def _on_notice(self, payload: dict[str, Any]) -> None:
         # A notice the app knows is kept untranslated (the screen translates it); others verbatim.

@@ -106,7 +106,27 @@ def espionage_game(d):
     red, blue, display = _tablets(table, "red", "blue", None)
     red.wanted_seat, blue.wanted_seat = "red", "blue"
     d.show(red, blue)
-    yield from _start_game(d, table, red, blue, seed=2)
+    for root in (red, blue):
+        root.connect("local", root.wanted_seat)
+    yield 0.2
+    # The volcanoes exist from the game's creation: the setup screen already shows them.
+    d.report["setup_volcanoes"] = sorted(red.screen_by_name["setup"].board.volcanoes)
+    setup_rng = random.Random(2)
+    table.board_matches = False  # the pieces are not on the board yet: the placement guide
+    for root in (red, blue):
+        root.screen_by_name["setup"].draft.randomize(setup_rng)
+        root.screen_by_name["setup"].submit()
+    yield 0.2
+    placing = red.screen_by_name["placing"]
+    d.report["placing"] = [red.screens.current, sorted(placing.board.volcanoes),
+                           placing.next_label.text]
+    d.show(red)
+    yield 0.3
+    d.shot("espionage-placing")
+    d.show(red, blue)
+    table.board_matches = True
+    table.publish()
+    yield 0.2
     display.connect("local", None)
     yield 0.1
     public = display.screen_by_name["display"]

@@ -46,6 +46,10 @@ def test_espionage_volcanoes_two_move_turns_recognised_pieces_and_passes(run_sce
     report, _ = run_scenario("espionage_game")
     # Real volcanoes, drawn as volcanoes and explained.
     assert report["volcanoes"] and report["board_volcanoes"] == report["volcanoes"]
+    assert report["setup_volcanoes"] == report["volcanoes"]
+    screen, placing_volcanoes, guide = report["placing"]
+    assert screen == "placing" and placing_volcanoes == report["volcanoes"]
+    assert f"Volcano markers go on: {', '.join(report['volcanoes'])}" in guide
     assert report["legend"] == [1, "Volcano: no piece may enter", "Recognised by your spy"]
     # The turn line counts the moves of the turn; the piece moved first is marked on both boards.
     assert report["turn_start"] == "Your turn · move 1 of 2"

@@ -233,6 +233,16 @@ def _pass_position(d, table: LocalTable, red, blue, public):
     d.report["pass_blue"] = _game(blue).message.text
     d.report["pass_turn_label"] = _game(red).turn_label.text
     d.report["pass_display"] = public.phase.text
+    red.set_language("bg")
+    d.show(red)
+    yield 0.3
+    d.report["pass_red_bg"] = _game(red).message.text
+    d.report["legend_bg"] = _game(red).legend.labels[0].text
+    d.shot("espionage-pass-bg")
+    red.set_language("de")
+    yield 0.2
+    d.report["turn_de"] = _game(red).turn_label.text
+    d.shot("espionage-pass-de")
     d.show(blue)
     yield 0.3
     d.shot("espionage-pass")

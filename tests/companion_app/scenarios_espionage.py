@@ -237,7 +237,7 @@ def _pass_position(d, table: LocalTable, red, blue, public):
     d.show(red)
     yield 0.3
     d.report["pass_red_bg"] = _game(red).message.text
-    d.report["legend_bg"] = _game(red).legend.labels[0].text
+    d.report["turn_bg"] = _game(red).turn_label.text
     d.shot("espionage-pass-bg")
     red.set_language("de")
     yield 0.2

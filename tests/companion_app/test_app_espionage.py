@@ -88,5 +88,5 @@ def test_espionage_volcanoes_two_move_turns_recognised_pieces_and_passes(run_sce
     assert report["pass_display"] == "Blue cannot move and passes."
     # In the other languages too.
     assert "Сини не може да играе и пропуска." in report["pass_red_bg"]
-    assert report["legend_bg"] == "Вулкан: никоя фигура не може да влезе"
+    assert report["turn_bg"] == "Ваш ход · ход 1 от 2"
     assert report["turn_de"] == "Du bist am Zug · Zug 1 von 2"

@@ -71,3 +71,17 @@ def test_classic_has_no_volcano_markers(mosquitto, tmp_path):
     finally:
         display.stop()
         referee.stop()
+
+
+def test_the_board_profile_tells_the_referee_whether_markers_are_sensed(tmp_path):
+    from firmware_bridge.referee_command import attach_profile
+
+    profile = tmp_path / "magnets.toml"
+    profile.write_text('width = 10\nheight = 10\n[sensor]\nsource = "simulated"\nvolcano_markers_sensed = true\n')
+    referee = Referee(RefereeSettings("prof", tmp_path / "journal.db", "mqtt://127.0.0.1:1", variant="espionage"))
+    try:
+        attach_profile(referee, str(profile))
+        assert referee.settings.volcano_markers_sensed is True
+        assert referee.watcher.volcano_markers_sensed is True
+    finally:
+        referee.journal.close()

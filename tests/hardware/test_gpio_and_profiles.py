@@ -97,3 +97,12 @@ def test_a_makers_own_profile_file_loads(tmp_path):
 def test_squares_of_a_profile_match_the_engine():
     profile = load_profile("10x10")
     assert Square(profile.width - 1, profile.height - 1).name == "j10"
+
+
+def test_a_profile_says_whether_volcano_markers_are_sensed():
+    base = {"width": 10, "height": 10}
+    assert parse_profile(base).volcano_markers_sensed is None  # unknown: learned at setup
+    assert parse_profile({**base, "sensor": {"volcano_markers_sensed": True}}).volcano_markers_sensed is True
+    assert parse_profile({**base, "sensor": {"volcano_markers_sensed": False}}).volcano_markers_sensed is False
+    with pytest.raises(ProfileError, match="volcano_markers_sensed"):
+        parse_profile({**base, "sensor": {"volcano_markers_sensed": "yes"}})

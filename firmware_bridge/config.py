@@ -42,8 +42,8 @@ from engine import variant_names
 
 from .clocks import TimeControl
 from .contract import ContractError, check_board_name
+from .game_options import game_variant
 from .mqtt_link import BrokerURL
-from .session import game_variant
 
 KNOWN = {
     "board": {"name", "title", "profile", "input"},

@@ -23,7 +23,6 @@ Every ruling's payload also holds ``clock``, the clock checkpoint after it.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import random
 import time
 import uuid
@@ -39,8 +38,6 @@ from engine import (
     RefusalEvent,
     Square,
     TakebackEvent,
-    Variant,
-    get_variant,
     place_volcanoes,
     redact_events,
     validate_setup,
@@ -48,28 +45,13 @@ from engine import (
 
 from . import contract
 from .clocks import GameClock, TimeControl
-from .guidance import volcano_marker_steps
+from .game_options import game_variant, volcano_markers
 from .journal import Journal
 
 RULINGS = ("setup", "start", "move", "refusal", "offer", "decline", "end",
            "takeback_offer", "takeback_decline", "takeback")
 REPLY_CACHE = 64  # replies kept per seat for resent commands
 GENERIC_MOVEMENT_REFUSAL = "that piece cannot move there: put it back"
-
-
-def game_variant(name: str, moves_per_turn: int | None = None) -> Variant:
-    """The variant ``name`` with its moves-per-turn option; ValueError if it has no such option.
-
-    Only a variant of two moves a turn (Espionage) has an option: one move a turn.
-    """
-    variant = get_variant(name)
-    if moves_per_turn is None or moves_per_turn == variant.moves_per_turn:
-        return variant
-    if variant.moves_per_turn == 1:
-        raise ValueError(f"{name} is played with one move per turn; it has no moves_per_turn option")
-    if isinstance(moves_per_turn, bool) or moves_per_turn != 1:
-        raise ValueError(f"moves_per_turn is 1 (the one-move option) or {variant.moves_per_turn}")
-    return dataclasses.replace(variant, moves_per_turn=1)
 
 
 class CommandError(Exception):
@@ -503,15 +485,7 @@ class Session:
             "board_check": board_check, "variant": self.variant.name,
             "moves_per_turn": self.variant.moves_per_turn,
             "volcanoes": [s.name for s in self.volcanoes],
-            "volcano_markers": self.volcano_markers(markers_sensed), "at": time.time()})
-
-    def volcano_markers(self, sensed: bool | None) -> dict | None:
-        """Where the players put the volcano markers, and whether the sensors check them."""
-        if not self.volcanoes:
-            return None
-        in_board_order = sorted(self.volcanoes, key=lambda s: (s.rank, s.file))
-        return {"squares": [s.name for s in in_board_order], "sensed": sensed,
-                "instructions": volcano_marker_steps(self.volcanoes)}
+            "volcano_markers": volcano_markers(self.volcanoes, markers_sensed), "at": time.time()})
 
     def seat_state(self, seat: str) -> dict:
         """The retained private snapshot of one seat (to be encrypted to that seat)."""

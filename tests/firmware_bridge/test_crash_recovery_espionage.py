@@ -11,8 +11,9 @@ import threading
 
 from engine import Color, Game, Square
 from firmware_bridge.client import DisplayClient, SeatClient
+from firmware_bridge.game_options import game_variant
 from firmware_bridge.journal import Journal
-from firmware_bridge.session import Session, game_variant
+from firmware_bridge.session import Session
 from tests.firmware_bridge.helpers import setup_dict
 from tests.firmware_bridge.referee_process import RefereeProcess, write_config
 from tests.firmware_bridge.test_crash_recovery import Players, pair

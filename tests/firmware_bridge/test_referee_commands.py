@@ -133,3 +133,26 @@ def test_a_new_game_keeps_the_seats(table):
     assert wait_reply(table.blue, table.blue.new_game())["ok"]
     assert table.red.wait(lambda c: c.state["game"] != old_game and c.state["phase"] == "setup", 10)
     assert table.referee.session.seats.keys() == {"red", "blue"}
+
+
+def test_a_new_espionage_game_with_the_one_move_option_is_chosen_from_a_tablet(mosquitto, tmp_path):
+    table = start_table(mosquitto.url, tmp_path / "spy.db", board="spy", variant="espionage")
+    try:
+        submit_setups(table, "espionage", seed=4)
+        assert table.display.wait(lambda c: c.state["moves_per_turn"] == 2, 10)
+        wait_reply(table.red, table.red.resign())
+        assert wait_reply(table.blue, table.blue.new_game(moves_per_turn=1))["ok"]
+        assert table.display.wait(lambda c: c.state["phase"] == "setup" and c.state["moves_per_turn"] == 1, 10)
+        submit_setups(table, "espionage", seed=5)
+        assert table.red.view["moves_per_turn"] == 1
+        table.red.move(str(table.referee.session.game.legal_moves()[0]))
+        assert table.blue.wait(lambda c: c.view["to_move"] == "blue", 10), "one move, and the turn passed"
+    finally:
+        table.close()
+
+
+def test_the_one_move_option_is_refused_for_a_variant_without_it(table):
+    wait_reply(table.red, table.red.resign())
+    reply = wait_reply(table.red, table.red.new_game(moves_per_turn=2))
+    assert not reply["ok"] and reply["code"] == "invalid-option"
+    assert table.referee.session.phase == "over"

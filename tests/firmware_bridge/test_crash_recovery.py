@@ -1,6 +1,6 @@
 """SIGKILL the referee at random points of many games: no ruled move is lost or applied twice.
 
-Set ARBITER_SOAK_KILLS for a longer soak (default 100 kills, well under two minutes here).
+Set ARBITER_SOAK_KILLS for a longer soak (default 200 kills, about a minute and a half here).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from tests.firmware_bridge.helpers import setup_dict, wait_until
 from tests.firmware_bridge.referee_process import RefereeProcess, write_config
 
 VARIANT = "barrage"
-KILLS = int(os.environ.get("ARBITER_SOAK_KILLS", "100"))
+KILLS = int(os.environ.get("ARBITER_SOAK_KILLS", "200"))
 
 
 def replay_journal(path) -> Session:

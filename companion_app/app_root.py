@@ -14,7 +14,6 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion_app.display import DisplayScreen
@@ -27,7 +26,7 @@ from companion_app.screen_over import OverScreen
 from companion_app.screen_setup import PlacingScreen, SetupScreen
 from companion_app.table import TableState
 from companion_app.texts import color_name
-from companion_app.widgets import BACKGROUND, BigButton, paint_background
+from companion_app.widgets import BACKGROUND, BigButton, FitLabel, paint_background
 
 LinkFactory = Callable[[str, str | None], Link]
 STATUS_COLORS = {"online": "81c784", "offline": "e57373", "ok": "81c784", "lost": "e57373",
@@ -42,11 +41,8 @@ class TopBar(BoxLayout):
                          **kwargs)
         self.root_app = root
         paint_background(self, (0.09, 0.1, 0.12, 1))
-        self.title = Label(font_size=sp(18), bold=True, halign="left", markup=True, size_hint_x=0.4)
-        self.title.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
-        self.status = Label(font_size=sp(15), markup=True, size_hint_x=0.36, shorten=True,
-                            shorten_from="right")
-        self.status.bind(size=lambda w, *_: setattr(w, "text_size", (w.width, None)))
+        self.title = FitLabel(font_size=sp(18), bold=True, halign="left", markup=True, size_hint_x=0.4)
+        self.status = FitLabel(font_size=sp(15), markup=True, size_hint_x=0.36, halign="left")
         self.language = BigButton(size_hint_x=0.12, height=dp(48))
         self.numbering = BigButton(size_hint_x=0.12, height=dp(48))
         self.language.bind(on_release=lambda *_: root.next_language())

@@ -6,7 +6,6 @@ from typing import Any
 
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion_app.board import BoardWidget
@@ -25,6 +24,7 @@ from companion_app.texts import (
 from companion_app.widgets import (
     BigButton,
     CapturedTray,
+    FitLabel,
     WrapLabel,
     keep_oriented,
     orient,
@@ -45,8 +45,8 @@ class DisplayScreen(Screen):
         self.board = BoardWidget(label_for=root.tr.rank_label)
         side = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_x=0.4)
         paint_background(side, (0.16, 0.17, 0.2, 1))
-        self.turn = Label(font_size=sp(34), bold=True, size_hint_y=None, height=dp(56), halign="center")
-        self.clocks = Label(font_size=sp(30), markup=True, size_hint_y=None, height=dp(48))
+        self.turn = FitLabel(font_size=sp(34), bold=True, size_hint_y=None, height=dp(56), halign="center")
+        self.clocks = FitLabel(font_size=sp(30), markup=True, size_hint_y=None, height=dp(48))
         self.phase = WrapLabel(font_size=sp(18))
         self.battle = WrapLabel(font_size=sp(19))
         self.refusal = WrapLabel(font_size=sp(19))

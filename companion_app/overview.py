@@ -7,13 +7,12 @@ from typing import Any
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion_app.board import BoardWidget
 from companion_app.table import TableState
 from companion_app.texts import color_name, result_text
-from companion_app.widgets import BigButton, WrapLabel, paint_background
+from companion_app.widgets import BigButton, FitLabel, WrapLabel, paint_background
 
 
 class BoardCard(BoxLayout):
@@ -23,7 +22,7 @@ class BoardCard(BoxLayout):
         super().__init__(orientation="vertical", padding=dp(6), spacing=dp(4), **kwargs)
         paint_background(self, (0.18, 0.19, 0.22, 1))
         self.screen, self.board_name = screen, board
-        self.title = Label(font_size=sp(18), bold=True, size_hint_y=None, height=dp(28))
+        self.title = FitLabel(font_size=sp(18), bold=True, size_hint_y=None, height=dp(28))
         self.board = BoardWidget(label_for=screen.root_app.tr.rank_label)
         self.status = WrapLabel(font_size=sp(15))
         self.open_button = BigButton(height=dp(48))
@@ -74,7 +73,7 @@ class OverviewScreen(Screen):
         super().__init__(name="overview", **kwargs)
         self.root_app = root
         box = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(6))
-        self.title = Label(font_size=sp(22), bold=True, size_hint_y=None, height=dp(36))
+        self.title = FitLabel(font_size=sp(22), bold=True, size_hint_y=None, height=dp(36))
         self.grid = GridLayout(cols=3, spacing=dp(8))
         box.add_widget(self.title)
         box.add_widget(self.grid)

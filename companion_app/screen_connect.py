@@ -6,13 +6,12 @@ from typing import Any
 
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
 from companion_app.table import TableState
-from companion_app.widgets import BigButton, WrapLabel
+from companion_app.widgets import BigButton, FitLabel, WrapLabel
 
 
 def scrolling(box: BoxLayout) -> ScrollView:
@@ -31,7 +30,7 @@ class ConnectScreen(Screen):
         super().__init__(name="connect", **kwargs)
         self.root_app = root
         box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(10))
-        self.title = Label(font_size=sp(30), bold=True, size_hint_y=None, height=dp(56))
+        self.title = FitLabel(font_size=sp(30), bold=True, size_hint_y=None, height=dp(56))
         self.found_label = WrapLabel(font_size=sp(18))
         self.found_box = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
         self.found_box.bind(minimum_height=self.found_box.setter("height"))
@@ -116,9 +115,9 @@ class PairingScreen(Screen):
         super().__init__(name="pairing", **kwargs)
         self.root_app = root
         box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(10))
-        self.title = Label(font_size=sp(28), bold=True, size_hint_y=None, height=dp(50))
+        self.title = FitLabel(font_size=sp(28), bold=True, size_hint_y=None, height=dp(50))
         self.instruction = WrapLabel(font_size=sp(22), halign="center")
-        self.square = Label(font_size=sp(72), bold=True, size_hint_y=None, height=dp(96))
+        self.square = FitLabel(font_size=sp(72), bold=True, size_hint_y=None, height=dp(96))
         self.code_label = WrapLabel(font_size=sp(17), halign="center")
         self.code = TextInput(multiline=False, font_size=sp(28), size_hint_y=None, height=dp(60),
                               input_filter="int")

@@ -6,7 +6,6 @@ from typing import Any
 
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
@@ -27,6 +26,7 @@ from companion_app.texts import (
 from companion_app.widgets import (
     BigButton,
     CapturedTray,
+    FitLabel,
     WrapLabel,
     keep_oriented,
     orient,
@@ -123,12 +123,12 @@ class GameScreen(Screen):
         self.selected: str | None = None
         self.side = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.42)
 
-        self.turn_label = Label(font_size=sp(26), bold=True, size_hint_y=None, height=dp(44))
+        self.turn_label = FitLabel(font_size=sp(26), bold=True, size_hint_y=None, height=dp(44))
         clocks = BoxLayout(size_hint_y=None, height=dp(40))
-        self.clock_labels = {c: Label(font_size=sp(22), markup=True) for c in ("red", "blue")}
+        self.clock_labels = {c: FitLabel(font_size=sp(22), markup=True) for c in ("red", "blue")}
         clocks.add_widget(self.clock_labels["red"])
         clocks.add_widget(self.clock_labels["blue"])
-        self.game_clock = Label(font_size=sp(15), size_hint_y=None, height=0)
+        self.game_clock = FitLabel(font_size=sp(15), size_hint_y=None, height=0)
 
         self.message = WrapLabel(font_size=sp(17), valign="top")
         # No ScrollView here: its stencil costs more per frame under software GL than the whole
@@ -148,11 +148,9 @@ class GameScreen(Screen):
         self.offer_row.add_widget(self.decline_button)
 
         self.trays = {c: CapturedTray() for c in ("red", "blue")}
-        self.tray_labels = {c: Label(font_size=sp(14), size_hint_y=None, height=dp(20),
+        self.tray_labels = {c: FitLabel(font_size=sp(14), size_hint_y=None, height=dp(20),
                                      halign="left") for c in ("red", "blue")}
-        for lab in self.tray_labels.values():
-            lab.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
-        self.score_label = Label(font_size=sp(16), size_hint_y=None, height=dp(24), markup=True)
+        self.score_label = FitLabel(font_size=sp(16), size_hint_y=None, height=dp(24), markup=True)
 
         buttons = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
         self.draw_button = BigButton()

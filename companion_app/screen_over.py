@@ -8,7 +8,6 @@ from typing import Any
 
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
@@ -17,7 +16,14 @@ from companion_app.replay import Replay
 from companion_app.setup_model import app_home
 from companion_app.table import TableState
 from companion_app.texts import result_text
-from companion_app.widgets import BigButton, WrapLabel, keep_oriented, orient, paint_background
+from companion_app.widgets import (
+    BigButton,
+    FitLabel,
+    WrapLabel,
+    keep_oriented,
+    orient,
+    paint_background,
+)
 
 
 class OverScreen(Screen):
@@ -34,7 +40,7 @@ class OverScreen(Screen):
         side = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_x=0.42)
         paint_background(side, (0.16, 0.17, 0.2, 1))
         self.result = WrapLabel(font_size=sp(26), halign="center", bold=True)
-        self.move_label = Label(font_size=sp(20), size_hint_y=None, height=dp(36))
+        self.move_label = FitLabel(font_size=sp(20), size_hint_y=None, height=dp(36))
         controls = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(6))
         for text, step in (("|<", -10**6), ("<", -1), (">", 1), (">|", 10**6)):
             button = BigButton(text=text, height=dp(64), font_size=sp(24))

@@ -7,7 +7,6 @@ from typing import Any
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.spinner import Spinner
 from kivy.uix.textinput import TextInput
@@ -20,7 +19,15 @@ from companion_app.screen_game import TRAY_ORDER
 from companion_app.setup_model import SetupDraft, SetupStore
 from companion_app.table import TableState
 from companion_app.texts import piece_words
-from companion_app.widgets import BigButton, WrapLabel, keep_oriented, orient, paint_background
+from companion_app.widgets import (
+    BigButton,
+    FitLabel,
+    WrapLabel,
+    fit_text,
+    keep_oriented,
+    orient,
+    paint_background,
+)
 from engine import get_variant
 
 
@@ -99,7 +106,7 @@ class SetupScreen(Screen):
                         on_square_drop=lambda _w, a, b: self.drag(a, b))
         self.side = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.45)
         paint_background(self.side, (0.16, 0.17, 0.2, 1))
-        self.title = Label(font_size=sp(22), bold=True, size_hint_y=None, height=dp(36))
+        self.title = FitLabel(font_size=sp(22), bold=True, size_hint_y=None, height=dp(36))
         self.tray = GridLayout(cols=3, spacing=dp(4), size_hint_y=None)
         self.tray.bind(minimum_height=self.tray.setter("height"))
         self.problems = WrapLabel(font_size=sp(16))
@@ -115,6 +122,7 @@ class SetupScreen(Screen):
         self.save_button = BigButton(size_hint_x=0.25)
         self.save_button.bind(on_release=lambda *_: self.save())
         self.load_spinner = Spinner(font_size=sp(17), size_hint_x=0.35)
+        fit_text(self.load_spinner)
         self.load_spinner.bind(text=lambda _w, name: self.load(name))
         for w in (self.name_input, self.save_button, self.load_spinner):
             saves.add_widget(w)
@@ -277,8 +285,8 @@ class PlacingScreen(Screen):
         self.board = BoardWidget(label_for=root.tr.rank_label)
         side = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_x=0.42)
         paint_background(side, (0.16, 0.17, 0.2, 1))
-        self.title = Label(font_size=sp(22), bold=True, size_hint_y=None, height=dp(40))
-        self.progress = Label(font_size=sp(30), bold=True, size_hint_y=None, height=dp(50))
+        self.title = FitLabel(font_size=sp(22), bold=True, size_hint_y=None, height=dp(40))
+        self.progress = FitLabel(font_size=sp(30), bold=True, size_hint_y=None, height=dp(50))
         self.next_label = WrapLabel(font_size=sp(20))
         self.wait_label = WrapLabel(font_size=sp(16))
         for w in (self.title, self.progress, self.next_label, self.wait_label, Widget()):

@@ -12,7 +12,8 @@ from kivy.uix.widget import Widget
 
 from companion_app.pieces import add_sprite, draw_text
 
-TOUCH_HEIGHT = dp(56)  # Android's and Apple's guidance is 48dp or more for a finger
+TOUCH_HEIGHT = dp(56)
+SMALLEST_TEXT = sp(11)  # a shrunk label stays readable at arm's length; below this it wraps  # Android's and Apple's guidance is 48dp or more for a finger
 BACKGROUND = (0.13, 0.14, 0.16, 1)
 PANEL = (0.19, 0.2, 0.23, 1)
 ACCENT = (0.22, 0.52, 0.35, 1)
@@ -20,8 +21,42 @@ WARN = (0.85, 0.55, 0.1, 1)
 DANGER = (0.7, 0.2, 0.2, 1)
 
 
+def fit_text(label: Label) -> None:
+    """Keep a label's text inside it: shrink the font (a long German or Bulgarian word), else wrap.
+
+    The font it was made with is the largest it gets; a shorter text grows back to it. Below
+    SMALLEST_TEXT the text wraps over lines, centred, instead of shrinking further.
+    """
+    largest = label.font_size
+
+    def refit(*_: Any) -> None:
+        room = label.width - label.padding[0] - label.padding[2]
+        if room <= 1 or not label.text:
+            return
+        label.text_size = (None, None)
+        label.font_size = largest
+        label.texture_update()
+        while label.texture_size[0] > room and label.font_size > SMALLEST_TEXT:
+            label.font_size = max(SMALLEST_TEXT, label.font_size * 0.9)
+            label.texture_update()
+        if label.texture_size[0] > room or label.halign != "center":
+            # Left-aligned text needs its box; text still too wide wraps inside it.
+            label.text_size = (room, None)
+
+    label.halign = label.halign if label.halign in ("left", "right") else "center"
+    label.bind(text=refit, size=refit)
+
+
+class FitLabel(Label):
+    """A one-line label whose text always fits its width (see fit_text)."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(**kwargs)
+        fit_text(self)
+
+
 class BigButton(Button):
-    """A button a finger hits: at least 56dp high, large text, no hover state."""
+    """A button a finger hits: at least 56dp high, large text that fits, no hover state."""
 
     def __init__(self, text: str = "", role: str = "normal", **kwargs: Any):
         kwargs.setdefault("size_hint_y", None)
@@ -30,6 +65,7 @@ class BigButton(Button):
         super().__init__(text=text, **kwargs)
         self.background_normal = ""
         self.set_role(role)
+        fit_text(self)
 
     def set_role(self, role: str) -> None:
         """Color the button by what it does: normal, primary, warn, danger."""

@@ -116,9 +116,9 @@ class Driver(App):
 
 def main() -> None:
     name, out, *args = sys.argv[1:]
-    from tests.companion_app import scenarios, scenarios_espionage, scenarios_network
+    from tests.companion_app import scenarios, scenarios_espionage, scenarios_fit, scenarios_network
 
-    scenario = next(getattr(module, name) for module in (scenarios, scenarios_network, scenarios_espionage)
+    scenario = next(getattr(module, name) for module in (scenarios, scenarios_network, scenarios_espionage, scenarios_fit)
                     if hasattr(module, name))
     Driver(scenario, Path(out), args).run()
 

@@ -16,10 +16,12 @@ from companion_app.texts import (
     battle_text,
     clock_text,
     color_name,
+    guidance_lines,
     pass_text,
     refusal_text,
     result_text,
     takeback_lines,
+    volcano_marker_lines,
 )
 from companion_app.widgets import (
     BigButton,
@@ -136,7 +138,7 @@ class DisplayScreen(Screen):
                 status = state.setup_status.get(color)
                 word = tr("setup ready") if status == "ready" else tr("arranging the setup")
                 parts.append(f"{color_name(tr, color)}: {word}")
-            return "\n".join(parts)
+            return "\n".join(parts + volcano_marker_lines(tr, state.volcano_steps, state.volcanoes))
         if state.view and state.view.get("result"):
             return result_text(tr, state.view["result"], None)
         lines = [pass_text(tr, color, None) for color in state.passed]
@@ -152,10 +154,5 @@ class DisplayScreen(Screen):
         if not state.guidance:
             return ""
         lines = [tr("The board does not match the game:")]
-        if state.guidance["clear"]:
-            lines.append(tr("Take the pieces off: {squares}").format(
-                squares=", ".join(state.guidance["clear"])))
-        if state.guidance["fill"]:
-            lines.append(tr("Put pieces back on: {squares}").format(
-                squares=", ".join(state.guidance["fill"])))
+        lines += guidance_lines(tr, state.guidance, state.board_steps)
         return "[color=ffd54f]" + "\n".join(lines) + "[/color]"

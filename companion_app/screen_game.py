@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
@@ -17,6 +18,7 @@ from companion_app.texts import (
     battle_text,
     clock_text,
     color_name,
+    guidance_lines,
     pass_text,
     refusal_text,
     reveal_text,
@@ -178,11 +180,14 @@ class GameScreen(Screen):
         self.layout.add_widget(self.side)
         self.add_widget(self.layout)
         keep_oriented(self)
+        # Upright, the messages get the room they need below the board (the board shrinks).
+        self.message.bind(height=Clock.create_trigger(self._orient, 0))
         self._resign_armed = False
         self._last_view_id: Any = None
 
     def _orient(self, *_: Any) -> None:
-        orient(self.layout, self.side, self.height > self.width, 0.42)
+        orient(self.layout, self.side, self.height > self.width, 0.42,
+               flexible_min=max(dp(90), self.message.height))
 
     # -- commands -----------------------------------------------------------------------------
     def _confirm_resign(self) -> None:
@@ -311,13 +316,9 @@ class GameScreen(Screen):
         if turn_piece and state.my_turn():
             parts.append(tr("Second move: a different piece than the one on {square}.").format(
                 square=turn_piece))
-        if state.guidance and not state.taken_back:
-            if state.guidance["clear"]:
-                parts.append(tr("Take the pieces off: {squares}").format(
-                    squares=", ".join(state.guidance["clear"])))
-            if state.guidance["fill"]:
-                parts.append(tr("Put pieces back on: {squares}").format(
-                    squares=", ".join(state.guidance["fill"])))
+        guidance = guidance_lines(tr, state.guidance, state.board_steps)
+        if guidance and not state.taken_back:
+            parts.append("\n".join(guidance))
         for warning in state.warnings:
             parts.append("[color=ffd54f]" + warning_text(tr, warning) + "[/color]")
         if state.declined_by and state.declined_by != state.seat:

@@ -18,7 +18,7 @@ from companion_app.pieces import add_sprite, draw_text
 from companion_app.screen_game import TRAY_ORDER
 from companion_app.setup_model import SetupDraft, SetupStore
 from companion_app.table import TableState
-from companion_app.texts import piece_words
+from companion_app.texts import piece_words, volcano_marker_lines
 from companion_app.widgets import (
     BigButton,
     FitLabel,
@@ -110,6 +110,7 @@ class SetupScreen(Screen):
         self.tray = GridLayout(cols=3, spacing=dp(4), size_hint_y=None)
         self.tray.bind(minimum_height=self.tray.setter("height"))
         self.problems = WrapLabel(font_size=sp(16))
+        self.markers = WrapLabel(font_size=sp(15), color=(1, 0.72, 0.45, 1))  # Espionage's volcanoes
         row = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
         self.random_button = BigButton()
         self.clear_button = BigButton()
@@ -129,7 +130,7 @@ class SetupScreen(Screen):
         self.submit_button = BigButton(role="primary")
         self.submit_button.bind(on_release=lambda *_: self.submit())
         self.status = WrapLabel(font_size=sp(15))
-        for w in (self.title, self.tray, self.problems, Widget(), row, saves, self.status,
+        for w in (self.title, self.tray, self.problems, self.markers, Widget(), row, saves, self.status,
                   self.submit_button):
             self.side.add_widget(w)
         self.layout.add_widget(self.board)
@@ -261,6 +262,7 @@ class SetupScreen(Screen):
             self.problems.text = "[color=a5d6a7]" + tr("Your setup is complete.") + "[/color]"
         if errors:
             self.problems.text += "\n[color=ff8a80]" + "\n".join(errors) + "[/color]"
+        self.markers.text = "\n".join(volcano_marker_lines(tr, state.volcano_steps, volcanoes))
         message, values = getattr(self, "_status", ("", {}))
         self.status.text = tr(message).format(**values) if message else ""
         self.random_button.text = tr("Random")
@@ -336,8 +338,7 @@ class PlacingScreen(Screen):
                 squares=", ".join(sorted(wrong))) + "[/color]")
         if not missing and not wrong:
             lines.append("[color=a5d6a7]" + tr("All your pieces are in place.") + "[/color]")
-        if volcanoes:
-            lines.append(tr("Volcano markers go on: {squares}").format(squares=", ".join(volcanoes)))
+        lines += volcano_marker_lines(tr, state.volcano_steps, volcanoes)
         self.next_label.text = "\n".join(lines)
         other = "blue" if state.seat == "red" else "red"
         if state.setup_status.get(other) != "ready":

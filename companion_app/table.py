@@ -66,6 +66,7 @@ class TableState:
     battle: Battle | None = None
     refusal: dict[str, Any] | None = None
     guidance: dict[str, list[str]] | None = None
+    board_steps: list[str] = field(default_factory=list)  # the referee's steps, e.g. "take the piece off d7"
     warnings: list[tuple[str, str, str]] = field(default_factory=list)
     draw_offer_from: str | None = None
     takeback_from: str | None = None
@@ -75,6 +76,7 @@ class TableState:
     reveals: list[dict[str, Any]] = field(default_factory=list)  # this move's spy recognitions
     passed: list[str] = field(default_factory=list)  # sides that could not move and passed
     volcanoes: list[str] = field(default_factory=list)  # Espionage, from the game's creation on
+    volcano_steps: list[str] = field(default_factory=list)  # "put a volcano marker on d5", ...
     variant: str = "classic"
     boards: dict[str, dict[str, Any]] = field(default_factory=dict)  # the overview: board -> state
     notice: str | None = None
@@ -210,6 +212,7 @@ class TableState:
     def _on_guidance(self, payload: dict[str, Any]) -> None:
         clear, fill = list(payload.get("clear", [])), list(payload.get("fill", []))
         self.guidance = {"clear": clear, "fill": fill} if clear or fill else None
+        self.board_steps = [str(step) for step in payload.get("steps") or ()] if self.guidance else []
 
     def _on_draw_offer(self, payload: dict[str, Any]) -> None:
         self.draw_offer_from = payload.get("from")
@@ -219,6 +222,7 @@ class TableState:
 
     def _on_volcanoes(self, payload: dict[str, Any]) -> None:
         self.volcanoes = [str(sq) for sq in payload.get("squares", ())]
+        self.volcano_steps = [str(step) for step in payload.get("instructions") or ()]
 
     def _on_notice(self, payload: dict[str, Any]) -> None:
         # A notice the app knows is kept untranslated (the screen translates it); others verbatim.

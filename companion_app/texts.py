@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from companion_app.i18n import N_, Translator
@@ -201,3 +202,46 @@ def clock_text(seconds: float | None) -> str:
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
+
+
+# The referee's board steps (firmware_bridge.guidance.Step.describe) and their translations.
+BOARD_STEPS = [
+    (re.compile(r"move the piece from (\w+) to (\w+)"), N_("Move the piece from {square} to {target}.")),
+    (re.compile(r"take the piece off (\w+)"), N_("Take the piece off {square}.")),
+    (re.compile(r"put the missing piece back on (\w+)"), N_("Put the missing piece back on {square}.")),
+    (re.compile(r"put a volcano marker on (\w+)"), N_("Put a volcano marker on {square}.")),
+    (re.compile(r"the piece on (\w+) is the wrong one: swap it for the right piece"),
+     N_("The piece on {square} is the wrong one: swap it for the right piece.")),
+]
+
+
+def board_step_text(tr: Translator, step: str) -> str:
+    """One of the referee's steps ("take the piece off d7") in the tablet's language."""
+    for pattern, sentence in BOARD_STEPS:
+        found = pattern.fullmatch(step.strip().rstrip("."))
+        if found:
+            return tr(sentence).format(square=found.group(1), target=found.groups()[-1])
+    return step[:1].upper() + step[1:]  # a step this app does not know yet: as the referee said it
+
+
+def guidance_lines(tr: Translator, guidance: dict[str, list[str]] | None, steps: list[str]) -> list[str]:
+    """What to do to put the board right: the referee's steps in order, else the squares to fix."""
+    if not guidance:
+        return []
+    if steps:
+        return [board_step_text(tr, step) for step in steps]
+    lines = []
+    if guidance["clear"]:
+        lines.append(tr("Take the pieces off: {squares}").format(squares=", ".join(guidance["clear"])))
+    if guidance["fill"]:
+        lines.append(tr("Put pieces back on: {squares}").format(squares=", ".join(guidance["fill"])))
+    return lines
+
+
+def volcano_marker_lines(tr: Translator, steps: list[str], volcanoes: list[str]) -> list[str]:
+    """Where the volcano markers go on the real board (Espionage): the referee's steps, or the squares."""
+    if steps:
+        return [board_step_text(tr, step) for step in steps]
+    if volcanoes:
+        return [tr("Volcano markers go on: {squares}").format(squares=", ".join(volcanoes))]
+    return []

@@ -246,3 +246,52 @@ def _pass_position(d, table: LocalTable, red, blue, public):
     d.show(blue)
     yield 0.3
     d.shot("espionage-pass")
+
+
+BOARD_STEPS = ["move the piece from e5 to e4", "put the missing piece back on d4",
+               "the piece on c1 is the wrong one: swap it for the right piece", "lift the board gently"]
+
+
+def espionage_marker_steps(d):
+    """Volcano-marker steps from the game's creation on; the referee's board steps, translated."""
+    table = LocalTable("espionage", seed=4)
+    red, blue, display = _tablets(table, "red", "blue", None)
+    red.wanted_seat, blue.wanted_seat = "red", "blue"
+    for root in (red, blue):
+        root.connect("local", root.wanted_seat)
+    display.connect("local", None)
+    yield 0.3
+    setup, public = red.screen_by_name["setup"], display.screen_by_name["display"]
+    d.report["volcanoes"] = sorted(s.name for s in table.volcanoes)
+    d.report["setup_markers"], d.report["display_phase"] = {}, {}
+    d.show(red, display)
+    for language in ("en", "de", "bg"):
+        red.set_language(language)
+        display.set_language(language)
+        yield 0.3
+        d.report["setup_markers"][language] = setup.markers.text
+        d.report["display_phase"][language] = public.phase.text
+        d.shot(f"markers-{language}")
+    red.set_language("en")
+    rng = random.Random(2)
+    table.board_matches = False  # the pieces are not on the board yet: the placement guide
+    for root in (red, blue):
+        root.screen_by_name["setup"].draft.randomize(rng)
+        root.screen_by_name["setup"].submit()
+    yield 0.2
+    d.report["placing"] = red.screen_by_name["placing"].next_label.text
+    table.board_matches = True
+    table.play(str(random.Random(8).choice(table.game.legal_moves())))
+    yield 0.2
+    # The board disagrees with the game: the referee's steps, in its order, in each language.
+    table.board_check = {"matches": False, "clear": ["e5"], "fill": ["e4", "d4"], "wrong": ["c1"],
+                         "reason": "unexpected", "steps": BOARD_STEPS}
+    table.publish()
+    d.report["tablet_steps"], d.report["display_steps"] = {}, {}
+    for language in ("en", "de", "bg"):
+        red.set_language(language)
+        display.set_language(language)
+        yield 0.3
+        d.report["tablet_steps"][language] = _game(red).message.text
+        d.report["display_steps"][language] = public.guidance.text
+        d.shot(f"steps-{language}")

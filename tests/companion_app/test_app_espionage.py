@@ -49,7 +49,7 @@ def test_espionage_volcanoes_two_move_turns_recognised_pieces_and_passes(run_sce
     assert report["setup_volcanoes"] == report["volcanoes"]
     screen, placing_volcanoes, guide = report["placing"]
     assert screen == "placing" and placing_volcanoes == report["volcanoes"]
-    assert f"Volcano markers go on: {', '.join(report['volcanoes'])}" in guide
+    assert all(f"Put a volcano marker on {square}." in guide for square in report["volcanoes"])
     assert report["legend"] == [1, "Volcano: no piece may enter", "Recognised by your spy"]
     # The turn line counts the moves of the turn; the piece moved first is marked on both boards.
     assert report["turn_start"] == "Your turn · move 1 of 2"
@@ -90,3 +90,29 @@ def test_espionage_volcanoes_two_move_turns_recognised_pieces_and_passes(run_sce
     assert "Сини не може да играе и пропуска." in report["pass_red_bg"]
     assert report["turn_bg"] == "Ваш ход · ход 1 от 2"
     assert report["turn_de"] == "Du bist am Zug · Zug 1 von 2"
+
+
+def test_volcano_marker_steps_and_the_referees_board_steps_in_every_language(run_scenario):
+    report, _ = run_scenario("espionage_marker_steps")
+    volcanoes = report["volcanoes"]
+    assert volcanoes
+    # From the game's creation: on the setup screen, the referee display and the placement guide.
+    for square in volcanoes:
+        assert f"Put a volcano marker on {square}." in report["setup_markers"]["en"]
+        assert f"Put a volcano marker on {square}." in report["display_phase"]["en"]
+        assert f"Put a volcano marker on {square}." in report["placing"]
+        assert f"Stelle einen Vulkanmarker auf {square}." in report["setup_markers"]["de"]
+        assert f"Поставете маркер за вулкан на {square}." in report["display_phase"]["bg"]
+    # The board check's steps, in the referee's order, wherever the app guides the board.
+    english = ["Move the piece from e5 to e4.", "Put the missing piece back on d4.",
+               "The piece on c1 is the wrong one: swap it for the right piece.",
+               "Lift the board gently"]  # a step the app does not know: as the referee said it
+    german = ["Setze die Figur von e5 auf e4.", "Stelle die fehlende Figur zurück auf d4.",
+              "Auf c1 steht die falsche Figur: tausche sie gegen die richtige."]
+    bulgarian = ["Преместете фигурата от e5 на e4.", "Върнете липсващата фигура на d4.",
+                 "Фигурата на c1 е грешна: сменете я с правилната."]
+    for where in ("tablet_steps", "display_steps"):
+        assert "\n".join(english) in report[where]["en"]
+        assert "\n".join(german) in report[where]["de"]
+        assert "\n".join(bulgarian) in report[where]["bg"]
+        assert "Take the pieces off" not in report[where]["en"]

@@ -21,6 +21,8 @@ Interface (stable; the Kivy app codes against it)::
     seat.new_game()                        # or new_game(moves_per_turn=1): Espionage's one-move option
     seat.offer_takeback(); seat.accept_takeback(); seat.decline_takeback()
     seat.state, seat.view, seat.seq, seat.seat, seat.paired, seat.public_state
+    seat.fingerprint                       # this tablet's key, "1234-5678-9012-3456": compare it with
+                                           # public_state["seats"][seat]["key_fingerprint"] on the display
     seat.wait(lambda c: c.seq >= 3, timeout=5.0)   # for scripts and tests
     seat.stop()
 
@@ -32,7 +34,8 @@ Decrypted seat snapshot (``on_state``): ``{"v": 1, "seat": "red", "game": "7f3a.
 "phase": "setup"|"playing"|"over", "view": PlayerView.to_dict() or None before the game,
 "setup": own submitted setup or None, "last_counter": int}``.
 Public state (``DisplayClient.on_state``): ``{"board", "game", "seq", "phase", "view" (public
-view), "seats": {"red": {"paired": bool, "online": bool, "setup_ready": bool, "name": str}, ...},
+view), "seats": {"red": {"paired": bool, "online": bool, "setup_ready": bool, "name": str,
+"key_fingerprint": "1234-5678-9012-3456" or None}, ...},
 "clocks": {"red": seconds, "blue": seconds, "game": seconds or None, "running": color or None}
 or None, "draw_offer": color or None, "takeback_offer": color or None, "variant": name,
 "moves_per_turn": 1 or 2, "volcanoes": [squares], "volcano_markers": {"squares": [...],
@@ -122,6 +125,11 @@ class SeatClient(ClientBase):
     def paired(self) -> bool:
         """True once the referee granted a seat to this tablet's key."""
         return self._channel is not None
+
+    @property
+    def fingerprint(self) -> str:
+        """This tablet's key fingerprint ("1234-5678-9012-3456"), to compare with the referee display's."""
+        return crypto.fingerprint(self.key.public_key)
 
     @property
     def view(self) -> dict | None:

@@ -20,6 +20,7 @@ one that opens), and its header carries the seat's strictly increasing counter.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import struct
 import zlib
@@ -37,6 +38,8 @@ ENVELOPE_SIZE = len(MAGIC) + NONCE_SIZE + MAC_SIZE + PADDED_SIZE
 SEALED_PADDED_SIZE = 512
 SEALED_SIZE = len(MAGIC) + 48 + SEALED_PADDED_SIZE  # SealedBox adds an ephemeral key and a tag
 _LENGTH = struct.Struct(">I")
+FINGERPRINT_DIGITS = 16
+FINGERPRINT_DOMAIN = b"arbiter key fingerprint v1\0"
 
 
 class CryptoError(Exception):
@@ -67,12 +70,16 @@ def private_key_from_text(text: str) -> PrivateKey:
     return PrivateKey(raw)
 
 
-def fingerprint(*keys: PublicKey) -> str:
-    """A short number two people can compare to see they paired the same keys."""
-    import hashlib
+def fingerprint(*keys: PublicKey | str) -> str:
+    """Digits two people compare to see they hold the same key(s), e.g. "0412-7730-9158-2046".
 
-    digest = hashlib.sha256(b"".join(bytes(k) for k in keys)).digest()
-    return f"{int.from_bytes(digest[:4], 'big') % 1_000_000:06d}"
+    Sixteen digits, not six: whoever sees a tablet's key during pairing could make key after key
+    until one gives the same short number (a million tries take seconds; 10**16 do not).
+    """
+    raw = b"".join(bytes(public_key_from_text(k) if isinstance(k, str) else k) for k in keys)
+    digest = hashlib.sha256(FINGERPRINT_DOMAIN + raw).digest()
+    digits = f"{int.from_bytes(digest[:8], 'big') % 10 ** FINGERPRINT_DIGITS:0{FINGERPRINT_DIGITS}d}"
+    return "-".join(digits[i:i + 4] for i in range(0, FINGERPRINT_DIGITS, 4))
 
 
 def pad(data: bytes, size: int = PADDED_SIZE) -> bytes:

@@ -43,7 +43,7 @@ from engine import (
     validate_setup,
 )
 
-from . import contract
+from . import contract, crypto
 from .clocks import GameClock, TimeControl
 from .game_options import game_variant, volcano_markers
 from .journal import Journal
@@ -60,6 +60,14 @@ class CommandError(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+def key_fingerprint(key: str) -> str | None:
+    """The fingerprint of a seat's key text, or None if it is not a public key."""
+    try:
+        return crypto.fingerprint(key)
+    except crypto.CryptoError:
+        return None
 
 
 @dataclass
@@ -464,10 +472,15 @@ class Session:
 
     # -- what is published ------------------------------------------------------------------
     def seats_summary(self, online: set[str]) -> dict:
-        """Public facts about the seats: paired, online, setup submitted, player name."""
+        """Public facts about the seats: paired, online, setup submitted, player name, key fingerprint.
+
+        The fingerprint of the granted tablet key lets the family compare it with the number the
+        tablet shows for its own key: a key swapped in during pairing gives a different one.
+        """
         return {s: {"paired": s in self.seats, "online": s in online,
                     "setup_ready": s in self.setups,
-                    "name": self.seats[s].name if s in self.seats else ""}
+                    "name": self.seats[s].name if s in self.seats else "",
+                    "key_fingerprint": key_fingerprint(self.seats[s].key) if s in self.seats else None}
                 for s in contract.SEATS}
 
     def public_state(self, board: str, online: set[str], board_check: dict | None = None,

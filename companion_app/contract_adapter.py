@@ -82,6 +82,9 @@ class ContractTranslator:
         self.deliver("setup_status", {"status": {
             c: "ready" if s.get("setup_ready") else "waiting"
             for c, s in seats.items() if isinstance(s, dict)}})
+        # Each granted tablet key's fingerprint, for the family to compare with the tablets'.
+        self.deliver("fingerprints", {c: s.get("key_fingerprint") for c, s in seats.items()
+                                      if isinstance(s, dict) and isinstance(s.get("key_fingerprint"), str)})
         clocks = state.get("clocks")
         if clocks:
             self.deliver("clocks", clocks)

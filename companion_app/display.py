@@ -20,6 +20,7 @@ from companion_app.texts import (
     pass_text,
     refusal_text,
     result_text,
+    seat_keys_text,
     takeback_lines,
     volcano_marker_lines,
 )
@@ -55,12 +56,13 @@ class DisplayScreen(Screen):
         self.guidance = WrapLabel(font_size=sp(19))
         self.trays = {c: CapturedTray() for c in ("red", "blue")}
         self.links = WrapLabel(font_size=sp(16), markup=True)
+        self.keys = WrapLabel(font_size=sp(14), color=(0.8, 0.82, 0.86, 1))
         self.back = BigButton(height=0, opacity=0)
         self.back.bind(on_release=lambda *_: self.root_app.connect(self.root_app.overview_address,
                                                                    "overview"))
         self.legend = Legend()
         for w in (self.turn, self.clocks, self.legend, self.phase, self.battle, self.refusal, self.guidance,
-                  self.trays["red"], self.trays["blue"], BoxLayout(), self.links, self.back):
+                  self.trays["red"], self.trays["blue"], BoxLayout(), self.keys, self.links, self.back):
             side.add_widget(w)
         self.side = side
         self.layout.add_widget(self.board)
@@ -118,6 +120,7 @@ class DisplayScreen(Screen):
                 color = "81c784" if value in ("online", "ok") else "e57373"
                 lines.append(f"[color={color}]•[/color] {names[key]}: {word}")
         self.links.text = "\n".join(lines)
+        self.keys.text = seat_keys_text(tr, state.fingerprints)
         from_overview = bool(self.root_app.overview_address)
         self.back.text = tr("Back to the overview")
         self.back.opacity, self.back.disabled = (1, False) if from_overview else (0, True)

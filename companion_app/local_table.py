@@ -46,6 +46,7 @@ class LocalTable:
         self.board_input = False  # True: moves from tablets are refused, as with a sensing board
         self.board_check: dict[str, Any] | None = None  # what the "board" reports, if set
         self.clocks: dict[str, Any] | None = None
+        self.key_fingerprints: dict[str, str] = {}  # seat -> its tablet's key (none: no keys here)
 
     # -- as the referee -----------------------------------------------------------------------
     def attach(self, link: LocalLink) -> None:
@@ -54,6 +55,8 @@ class LocalTable:
         link.adapter.info({"board": self.board, "variant": self.variant.name, "name": self.board})
         if link.seat:
             link.adapter.pairing({"status": "granted", "seat": link.seat})
+            if link.seat in self.key_fingerprints:
+                link.deliver("my_fingerprint", {"fingerprint": self.key_fingerprints[link.seat]})
         self.publish()
 
     def command(self, seat: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -198,7 +201,8 @@ class LocalTable:
     def public_state(self) -> dict[str, Any]:
         """The public snapshot, as the contract's ``state`` payload."""
         seats = {c: {"paired": True, "online": any(link.seat == c for link in self.links),
-                     "setup_ready": c in self.setups} for c in ("red", "blue")}
+                     "setup_ready": c in self.setups, "key_fingerprint": self.key_fingerprints.get(c)}
+                 for c in ("red", "blue")}
         view = self.game.view(None).to_dict() if self.game else None
         check = self.board_check or {"matches": self.board_matches, "clear": [], "fill": [],
                                      "wrong": [], "reason": None}

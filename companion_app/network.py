@@ -93,6 +93,7 @@ class SeatLink(_NetworkLink):
         client.link.subscribe(client.topics.info, self._info_handler(client))
         client.link.subscribe(client.topics.presence("referee"), self._referee_presence)
         self.client = client
+        deliver("my_fingerprint", {"fingerprint": getattr(client, "fingerprint", None)})
         self._info_seen = False
         self._granted = False
         client.start(wait=None)

@@ -11,6 +11,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
 from companion_app.table import TableState
+from companion_app.texts import own_key_text
 from companion_app.widgets import BigButton, FitLabel, WrapLabel
 
 
@@ -127,12 +128,13 @@ class PairingScreen(Screen):
         self.cancel = BigButton()
         self.cancel.bind(on_release=lambda *_: self.root_app.disconnect())
         self.message = WrapLabel(font_size=sp(17), halign="center")
+        self.key_label = WrapLabel(font_size=sp(14), halign="center", color=(0.75, 0.77, 0.8, 1))
         code_row = BoxLayout(size_hint_y=None, height=dp(60), spacing=dp(8))
         self.send_code.size_hint_x = 0.4
         code_row.add_widget(self.code)
         code_row.add_widget(self.send_code)
         for w in (self.title, self.instruction, self.square, self.message, self.code_label, code_row,
-                  self.cancel):
+                  self.cancel, self.key_label):
             box.add_widget(w)
         self.add_widget(scrolling(box))
 
@@ -152,3 +154,4 @@ class PairingScreen(Screen):
         self.send_code.text = tr("Send code")
         self.cancel.text = tr("Back")
         self.message.text = str(pairing.get("message", ""))
+        self.key_label.text = own_key_text(tr, state.my_fingerprint)

@@ -18,7 +18,7 @@ from companion_app.pieces import add_sprite, draw_text
 from companion_app.screen_game import TRAY_ORDER
 from companion_app.setup_model import SetupDraft, SetupStore
 from companion_app.table import TableState
-from companion_app.texts import piece_words, volcano_marker_lines
+from companion_app.texts import own_key_text, piece_words, volcano_marker_lines
 from companion_app.widgets import (
     BigButton,
     FitLabel,
@@ -130,8 +130,9 @@ class SetupScreen(Screen):
         self.submit_button = BigButton(role="primary")
         self.submit_button.bind(on_release=lambda *_: self.submit())
         self.status = WrapLabel(font_size=sp(15))
+        self.key_label = WrapLabel(font_size=sp(13), color=(0.75, 0.77, 0.8, 1))
         for w in (self.title, self.tray, self.problems, self.markers, Widget(), row, saves, self.status,
-                  self.submit_button):
+                  self.submit_button, self.key_label):
             self.side.add_widget(w)
         self.layout.add_widget(self.board)
         self.layout.add_widget(self.side)
@@ -274,6 +275,7 @@ class SetupScreen(Screen):
         if self.load_spinner.text not in names:
             self.load_spinner.text = tr("Load...") if names else tr("No saved setups")
         self.submit_button.text = tr("Ready: send setup")
+        self.key_label.text = own_key_text(tr, state.my_fingerprint)
         self.submit_button.disabled = bool(problems)
 
 

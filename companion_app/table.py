@@ -77,6 +77,8 @@ class TableState:
     passed: list[str] = field(default_factory=list)  # sides that could not move and passed
     volcanoes: list[str] = field(default_factory=list)  # Espionage, from the game's creation on
     volcano_steps: list[str] = field(default_factory=list)  # "put a volcano marker on d5", ...
+    my_fingerprint: str | None = None  # this tablet's key, "0412-7730-9158-2046"
+    fingerprints: dict[str, str] = field(default_factory=dict)  # seat -> the key the referee granted it
     variant: str = "classic"
     boards: dict[str, dict[str, Any]] = field(default_factory=dict)  # the overview: board -> state
     notice: str | None = None
@@ -224,6 +226,12 @@ class TableState:
         self.volcanoes = [str(sq) for sq in payload.get("squares", ())]
         self.volcano_steps = [str(step) for step in payload.get("instructions") or ()]
 
+    def _on_my_fingerprint(self, payload: dict[str, Any]) -> None:
+        self.my_fingerprint = payload.get("fingerprint") or None
+
+    def _on_fingerprints(self, payload: dict[str, Any]) -> None:
+        self.fingerprints = {seat: str(print_) for seat, print_ in payload.items() if print_}
+
     def _on_notice(self, payload: dict[str, Any]) -> None:
         # A notice the app knows is kept untranslated (the screen translates it); others verbatim.
         self.notice = payload.get("known") or payload.get("text")
@@ -231,7 +239,8 @@ class TableState:
     def _on_new_game(self, payload: dict[str, Any]) -> None:
         """Another game began at this table: forget everything of the last one but the seat."""
         fresh = TableState(seat=self.seat, board_name=self.board_name, variant=self.variant,
-                           connection=dict(self.connection), clocks={}, phase=self.phase)
+                           connection=dict(self.connection), clocks={}, phase=self.phase,
+                           my_fingerprint=self.my_fingerprint, fingerprints=dict(self.fingerprints))
         self.__dict__.update(fresh.__dict__)
 
     def _on_board_state(self, payload: dict[str, Any]) -> None:

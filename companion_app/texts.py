@@ -245,3 +245,21 @@ def volcano_marker_lines(tr: Translator, steps: list[str], volcanoes: list[str])
     if volcanoes:
         return [tr("Volcano markers go on: {squares}").format(squares=", ".join(volcanoes))]
     return []
+
+
+def own_key_text(tr: Translator, fingerprint: str | None) -> str:
+    """"Your key: 0412-…", for the player to compare with the referee display ("" without a key)."""
+    if not fingerprint:
+        return ""
+    return tr("Your key: {fingerprint}. The referee display must show the same number for your seat.").format(
+        fingerprint=fingerprint)
+
+
+def seat_keys_text(tr: Translator, fingerprints: dict[str, str]) -> str:
+    """Each paired seat's key on the referee display, with what the family should compare."""
+    if not fingerprints:
+        return ""
+    lines = [tr("Compare each tablet's \"your key\" with its seat's number here: "
+                "a different number means another tablet holds that seat.")]
+    lines += [f"{color_name(tr, seat)}: {fingerprints[seat]}" for seat in ("red", "blue") if seat in fingerprints]
+    return "\n".join(lines)

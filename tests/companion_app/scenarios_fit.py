@@ -12,6 +12,7 @@ from kivy.uix.textinput import TextInput
 from companion_app.local_table import LocalTable
 from tests.companion_app.scenarios import _play_until_battle, _start_game, _tablets
 
+KEYS = {"red": "0412-7730-9158-2046", "blue": "5530-1187-0042-9911"}
 SIZES = {"landscape": None, "portrait": (500, 800)}  # 800x1280 upright, scaled to fit the window
 MARKUP = re.compile(r"\[/?[a-z]+(=[^\]]*)?\]")
 
@@ -73,6 +74,7 @@ def text_fits(d):
     table = LocalTable("classic")
     red, blue, display = _tablets(table, "red", "blue", None)
     red.wanted_seat, blue.wanted_seat = "red", "blue"
+    table.key_fingerprints = KEYS
     yield from _start_game(d, table, red, blue)
     display.connect("local", None)
     _play_until_battle(table, random.Random(5), "red")
@@ -81,6 +83,7 @@ def text_fits(d):
     table.publish()
     fresh = LocalTable("classic")
     (arranging,) = _tablets(fresh, "red")
+    fresh.key_fingerprints = {"red": KEYS["red"]}
     arranging.connect("local", "red")
     yield 0.3
     game = red.screen_by_name["game"]
@@ -105,3 +108,6 @@ def text_fits(d):
                 else:
                     d.shot(f"{screen_name}-{orientation}-{language}", root)
     d.report["red_buttons_bg"] = [game.draw_button.text, game.takeback_button.text]
+    d.report["display_keys_bg"] = display.screen_by_name["display"].keys.text
+    arranging.set_language("en")
+    d.report["setup_key"] = arranging.screen_by_name["setup"].key_label.text

@@ -75,6 +75,10 @@ def network_game(d):
     yield 0.3
     placing = red.screen_by_name["placing"]
     d.report["placing_before"] = placing.progress.text
+    # Each tablet's own key, and the keys the referee granted the seats, as its public state says.
+    d.report["keys"] = {root.state.seat: [root.state.my_fingerprint, dict(root.state.fingerprints),
+                                          root.screen_by_name["setup"].key_label.text]
+                        for root in (red, blue)}
     # Red puts three pieces on the board by hand: the guide turns those squares green.
     first = placing._nearest_first(red.state.my_setup, "red", 10)[:3]
     for square in first:

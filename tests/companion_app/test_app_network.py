@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 def test_pair_setup_and_play_by_moving_tokens_on_the_simulated_board(run_scenario):
     report, _ = run_scenario("network_game", timeout=180)
@@ -9,6 +11,12 @@ def test_pair_setup_and_play_by_moving_tokens_on_the_simulated_board(run_scenari
     assert report["red_pairing_square"] and report["blue_pairing_square"]
     assert report["random_filled"] == [40, 40]
     assert report["placing_before"] == "0 / 40"
+    # Each tablet shows its key; the referee's public state names the same key for its seat.
+    red_key, blue_key = report["keys"]["red"][0], report["keys"]["blue"][0]
+    assert re.fullmatch(r"\d{4}-\d{4}-\d{4}-\d{4}", red_key) and red_key != blue_key
+    for seat, own in (("red", red_key), ("blue", blue_key)):
+        assert report["keys"][seat][1] == {"red": red_key, "blue": blue_key}
+        assert report["keys"][seat][2].startswith(f"Your key: {own}.")
     # The placement guide turns each square green as the board senses its piece.
     assert report["placing_after_three"] == "3 / 40"
     assert report["green_squares"] == report["first_three"]

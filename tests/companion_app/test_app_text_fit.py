@@ -9,3 +9,12 @@ def test_every_text_fits_its_widget_in_each_language_and_orientation(run_scenari
     assert report["checked"] > 18 * 8  # shown labels and buttons over the 18 screens
     assert report["overflows"] == []
     assert report["red_buttons_bg"] == ["Предложи реми", "Върни хода?"]  # not shortened: shrunk to fit
+
+
+def test_tablet_shows_its_key_and_the_display_each_seats_key_to_compare(run_scenario):
+    report, _ = run_scenario("text_fits")
+    assert report["setup_key"] == ("Your key: 0412-7730-9158-2046. The referee display must show the same "
+                                   "number for your seat.")
+    lines = report["display_keys_bg"].split("\n")
+    assert lines[0].startswith("Сравнете „ключа“ на всеки таблет")
+    assert lines[1:] == ["Червени: 0412-7730-9158-2046", "Сини: 5530-1187-0042-9911"]

@@ -6,11 +6,10 @@ from typing import Any
 
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
 
-from companion_app.board import BoardWidget
+from companion_app.board_screen import BoardScreen, game_marks
 from companion_app.i18n import N_
-from companion_app.screen_game import TRAY_ORDER, Legend, turn_count, turn_piece_square
+from companion_app.screen_game import TRAY_ORDER, Legend, turn_count
 from companion_app.table import TableState
 from companion_app.texts import (
     battle_text,
@@ -29,25 +28,17 @@ from companion_app.widgets import (
     CapturedTray,
     FitLabel,
     WrapLabel,
-    keep_oriented,
-    orient,
-    paint_background,
 )
 
 STATE_WORDS = {"online": N_("connected"), "offline": N_("not connected"), "ok": N_("connected"),
                "lost": N_("not connected"), "connecting": N_("connecting...")}
 
 
-class DisplayScreen(Screen):
+class DisplayScreen(BoardScreen):
     """Whose turn, clocks, the public board, the last battle, refusals, board guidance, links."""
 
     def __init__(self, root, **kwargs: Any):
-        super().__init__(name="display", **kwargs)
-        self.root_app = root
-        self.layout = BoxLayout(padding=dp(6), spacing=dp(10))
-        self.board = BoardWidget(label_for=root.tr.rank_label)
-        side = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_x=0.4)
-        paint_background(side, (0.16, 0.17, 0.2, 1))
+        super().__init__(root, "display", side_share=0.4, spacing=dp(10), **kwargs)
         self.turn = FitLabel(font_size=sp(34), bold=True, size_hint_y=None, height=dp(56), halign="center")
         self.clocks = FitLabel(font_size=sp(30), markup=True, size_hint_y=None, height=dp(48))
         self.phase = WrapLabel(font_size=sp(18))
@@ -61,34 +52,17 @@ class DisplayScreen(Screen):
         self.back.bind(on_release=lambda *_: self.root_app.connect(self.root_app.overview_address,
                                                                    "overview"))
         self.legend = Legend()
-        for w in (self.turn, self.clocks, self.legend, self.phase, self.battle, self.refusal, self.guidance,
-                  self.trays["red"], self.trays["blue"], BoxLayout(), self.keys, self.links, self.back):
-            side.add_widget(w)
-        self.side = side
-        self.layout.add_widget(self.board)
-        self.layout.add_widget(side)
-        self.add_widget(self.layout)
-        keep_oriented(self)
-
-    def _orient(self, *_: Any) -> None:
-        orient(self.layout, self.side, self.height > self.width, 0.4)
+        self.finish_side(self.turn, self.clocks, self.legend, self.phase, self.battle, self.refusal,
+                         self.guidance, self.trays["red"], self.trays["blue"], BoxLayout(), self.keys,
+                         self.links, self.back)
 
     def refresh(self, state: TableState) -> None:
         """Redraw from the public state."""
         tr = self.root_app.tr
         view = state.view
-        self.board.label_for = tr.rank_label
+        self.face(None)
         if view is not None:
-            marks: dict[str, str] = {}
-            if state.battle and state.battle.square:
-                marks[state.battle.square] = "battle"
-            turn_piece = turn_piece_square(view)
-            if turn_piece:
-                marks[turn_piece] = "turn-piece"
-            if state.guidance:
-                marks.update({sq: "clear" for sq in state.guidance["clear"]})
-                marks.update({sq: "fill" for sq in state.guidance["fill"]})
-            self.board.show_view(view, marks)
+            self.board.show_view(view, game_marks(state, view))
             self.legend.show(tr("Volcano: no piece may enter") if view.get("volcanoes") else "", "",
                              "red")
             if view.get("result"):

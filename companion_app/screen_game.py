@@ -7,10 +7,10 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from companion_app.board import BoardWidget, draw_volcano
+from companion_app.board import draw_volcano
+from companion_app.board_screen import BoardScreen, game_marks, turn_piece_square
 from companion_app.i18n import RANKED_KINDS
 from companion_app.pieces import draw_piece
 from companion_app.table import TableState
@@ -30,8 +30,6 @@ from companion_app.widgets import (
     CapturedTray,
     FitLabel,
     WrapLabel,
-    keep_oriented,
-    orient,
 )
 
 TRAY_ORDER = list(RANKED_KINDS) + ["bomb", "flag"]
@@ -53,18 +51,6 @@ def recognised_squares(view: dict[str, Any], seat: str | None) -> list[str]:
     if seat is None or view.get("result") or not spies_recognise(view.get("variant", "")):
         return []
     return [p["square"] for p in view.get("pieces", ()) if p["color"] != seat and p.get("kind")]
-
-
-def turn_piece_square(view: dict[str, Any]) -> str | None:
-    """Where the piece already moved this turn stands (a turn of two moves), if it still does."""
-    per_turn = view.get("moves_per_turn", 1)
-    left = view.get("moves_left_in_turn", per_turn)
-    last = view.get("last_move") or ""
-    if per_turn < 2 or left >= per_turn or view.get("result") or "-" not in last:
-        return None
-    target = last.split("-")[1]
-    piece = next((p for p in view.get("pieces", ()) if p["square"] == target), None)
-    return target if piece is not None and piece["color"] == view.get("to_move") else None
 
 
 def turn_count(tr, view: dict[str, Any]) -> str:
@@ -110,20 +96,15 @@ class Legend(BoxLayout):
                            recognised=True)
 
 
-class GameScreen(Screen):
+class GameScreen(BoardScreen):
     """The running game for one seat (or, with seat None, the public referee display)."""
 
     def __init__(self, root, **kwargs: Any):
-        super().__init__(name="game", **kwargs)
-        self.root_app = root
-        tr = root.tr
-        self.layout = BoxLayout(orientation="horizontal", padding=dp(6), spacing=dp(8))
-        self.board = BoardWidget(label_for=tr.rank_label)
+        super().__init__(root, "game", side_spacing=dp(6), painted=False, **kwargs)
         # Without sensors the players move on the tablet: drag a piece, or tap it and its target.
         self.board.bind(on_square_drop=lambda _w, a, b: self._move(a, b),
                         on_square_tap=lambda _w, sq: self._tap(sq))
         self.selected: str | None = None
-        self.side = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.42)
 
         self.turn_label = FitLabel(font_size=sp(26), bold=True, size_hint_y=None, height=dp(44))
         clocks = BoxLayout(size_hint_y=None, height=dp(40))
@@ -172,22 +153,15 @@ class GameScreen(Screen):
             column.add_widget(self.trays[color])
             trays.add_widget(column)
         self.legend = Legend()
-        for w in (self.turn_label, clocks, self.game_clock, self.legend, self.message_scroll,
-                  self.offer_label,
-                  self.offer_row, trays, self.score_label, buttons):
-            self.side.add_widget(w)
-        self.layout.add_widget(self.board)
-        self.layout.add_widget(self.side)
-        self.add_widget(self.layout)
-        keep_oriented(self)
-        # Upright, the messages get the room they need below the board (the board shrinks).
+        self.finish_side(self.turn_label, clocks, self.game_clock, self.legend, self.message_scroll,
+                         self.offer_label, self.offer_row, trays, self.score_label, buttons)
         self.message.bind(height=Clock.create_trigger(self._orient, 0))
         self._resign_armed = False
         self._last_view_id: Any = None
 
-    def _orient(self, *_: Any) -> None:
-        orient(self.layout, self.side, self.height > self.width, 0.42,
-               flexible_min=max(dp(90), self.message.height))
+    def flexible_min(self) -> float:
+        """Upright, the messages get the room they need below the board (the board shrinks)."""
+        return max(dp(90), self.message.height)
 
     # -- commands -----------------------------------------------------------------------------
     def _confirm_resign(self) -> None:
@@ -235,23 +209,13 @@ class GameScreen(Screen):
         if view is None:
             return
         seat = state.seat
-        self.board.label_for = tr.rank_label
-        self.board.flipped = seat == "blue"
-        highlights: dict[str, str] = {}
-        if state.battle and state.battle.square:
-            highlights[state.battle.square] = "battle"
+        self.face(seat)
         self.board.drag_enabled = state.my_turn()
-        if self.selected:
-            highlights[self.selected] = "selected"
+        picked = {self.selected: "selected"} if self.selected else {}
         refused = str((state.refusal or {}).get("move") or "")
         if "-" in refused:
-            highlights.update({sq: "selected" for sq in refused.split("-")})
-        turn_piece = turn_piece_square(view)
-        if turn_piece:
-            highlights[turn_piece] = "turn-piece"
-        if state.guidance:
-            highlights.update({sq: "clear" for sq in state.guidance["clear"]})
-            highlights.update({sq: "fill" for sq in state.guidance["fill"]})
+            picked.update({sq: "selected" for sq in refused.split("-")})
+        highlights = game_marks(state, view, picked)
         view_id = (id(view), tuple(sorted(highlights.items())), tr.language, tr.numbering)
         if view_id != self._last_view_id:
             self._last_view_id = view_id

@@ -8,10 +8,9 @@ from typing import Any
 
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from companion_app.board import BoardWidget
+from companion_app.board_screen import BoardScreen
 from companion_app.replay import Replay
 from companion_app.setup_model import app_home
 from companion_app.table import TableState
@@ -20,25 +19,17 @@ from companion_app.widgets import (
     BigButton,
     FitLabel,
     WrapLabel,
-    keep_oriented,
-    orient,
-    paint_background,
 )
 
 
-class OverScreen(Screen):
+class OverScreen(BoardScreen):
     """Game over: the revealed board, why it ended, replay and export."""
 
     def __init__(self, root, **kwargs: Any):
-        super().__init__(name="over", **kwargs)
-        self.root_app = root
+        super().__init__(root, "over", **kwargs)
         self.replay: Replay | None = None
         self._replay_revision = -1
         self.index = 0
-        self.layout = BoxLayout(padding=dp(6), spacing=dp(8))
-        self.board = BoardWidget(label_for=root.tr.rank_label)
-        side = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_x=0.42)
-        paint_background(side, (0.16, 0.17, 0.2, 1))
         self.result = WrapLabel(font_size=sp(26), halign="center", bold=True)
         self.move_label = FitLabel(font_size=sp(20), size_hint_y=None, height=dp(36))
         controls = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(6))
@@ -51,17 +42,8 @@ class OverScreen(Screen):
         self.export_label = WrapLabel(font_size=sp(14))
         self.new_game_button = BigButton()
         self.new_game_button.bind(on_release=lambda *_: self.root_app.command("new_game"))
-        for w in (self.result, self.move_label, controls, Widget(), self.export_button,
-                  self.export_label, self.new_game_button):
-            side.add_widget(w)
-        self.side = side
-        self.layout.add_widget(self.board)
-        self.layout.add_widget(side)
-        self.add_widget(self.layout)
-        keep_oriented(self)
-
-    def _orient(self, *_: Any) -> None:
-        orient(self.layout, self.side, self.height > self.width, 0.42)
+        self.finish_side(self.result, self.move_label, controls, Widget(), self.export_button,
+                         self.export_label, self.new_game_button)
 
     def step(self, delta: int) -> None:
         """Move the replay forwards or backwards."""
@@ -97,8 +79,7 @@ class OverScreen(Screen):
                 self._replay_revision = len(state.history)
             except (ValueError, KeyError, TypeError):
                 self.replay = None
-        self.board.label_for = tr.rank_label
-        self.board.flipped = state.seat == "blue"
+        self.face(state.seat)
         if self.replay is not None:
             position, last = self.replay.positions[self.index], self.replay.last_move(self.index)
             pieces = [{"square": sq, "color": c, "kind": k} for sq, (c, k) in position.items()]

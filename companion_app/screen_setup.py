@@ -7,12 +7,11 @@ from typing import Any
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.screenmanager import Screen
 from kivy.uix.spinner import Spinner
 from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
-from companion_app.board import BoardWidget
+from companion_app.board_screen import BoardScreen
 from companion_app.i18n import N_
 from companion_app.pieces import add_sprite, draw_text
 from companion_app.screen_game import TRAY_ORDER
@@ -24,9 +23,6 @@ from companion_app.widgets import (
     FitLabel,
     WrapLabel,
     fit_text,
-    keep_oriented,
-    orient,
-    paint_background,
 )
 from engine import get_variant
 
@@ -88,24 +84,19 @@ class TrayItem(Widget):
         return True
 
 
-class SetupScreen(Screen):
+class SetupScreen(BoardScreen):
     """Arrange the army on your zone; submit when the message says nothing is wrong."""
 
     def __init__(self, root, **kwargs: Any):
-        super().__init__(name="setup", **kwargs)
-        self.root_app = root
+        super().__init__(root, "setup", side_share=0.45, side_spacing=dp(6), **kwargs)
         self.draft: SetupDraft | None = None
         self.color = "red"
         self.selected: str | None = None
         self.store = SetupStore()
         self.items: dict[str, TrayItem] = {}
-        self.layout = BoxLayout(padding=dp(6), spacing=dp(8))
-        self.board = BoardWidget(label_for=root.tr.rank_label)
         self.board.drag_enabled = True
         self.board.bind(on_square_tap=lambda _w, sq: self.tap(sq),
                         on_square_drop=lambda _w, a, b: self.drag(a, b))
-        self.side = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.45)
-        paint_background(self.side, (0.16, 0.17, 0.2, 1))
         self.title = FitLabel(font_size=sp(22), bold=True, size_hint_y=None, height=dp(36))
         self.tray = GridLayout(cols=3, spacing=dp(4), size_hint_y=None)
         self.tray.bind(minimum_height=self.tray.setter("height"))
@@ -131,18 +122,16 @@ class SetupScreen(Screen):
         self.submit_button.bind(on_release=lambda *_: self.submit())
         self.status = WrapLabel(font_size=sp(15))
         self.key_label = WrapLabel(font_size=sp(13), color=(0.75, 0.77, 0.8, 1))
-        for w in (self.title, self.tray, self.problems, self.markers, Widget(), row, saves, self.status,
-                  self.submit_button, self.key_label):
-            self.side.add_widget(w)
-        self.layout.add_widget(self.board)
-        self.layout.add_widget(self.side)
-        self.add_widget(self.layout)
-        keep_oriented(self)
+        self.finish_side(self.title, self.tray, self.problems, self.markers, Widget(), row, saves,
+                         self.status, self.submit_button, self.key_label)
+
+    def flexible_min(self) -> float:
+        """Upright, the spacer under the tray takes no room."""
+        return 0
 
     def _orient(self, *_: Any) -> None:
-        portrait = self.height > self.width
-        self.tray.cols = 6 if portrait else 3
-        orient(self.layout, self.side, portrait, 0.45, flexible_min=0)
+        self.tray.cols = 6 if self.height > self.width else 3
+        super()._orient()
 
     # -- actions ------------------------------------------------------------------------------
     def start(self, variant: str, color: str) -> None:
@@ -242,8 +231,7 @@ class SetupScreen(Screen):
         if draft is None:
             return
         variant = draft.variant
-        self.board.label_for = tr.rank_label
-        self.board.flipped = draft.color == "blue"
+        self.face(draft.color)
         zone = {sq: "zone" for sq in draft.zone}
         pieces = [{"square": sq, "color": draft.color, "kind": kind}
                   for sq, kind in draft.placed.items()]
@@ -279,30 +267,16 @@ class SetupScreen(Screen):
         self.submit_button.disabled = bool(problems)
 
 
-class PlacingScreen(Screen):
+class PlacingScreen(BoardScreen):
     """The placement guide: which piece goes on which physical square, green once sensed."""
 
     def __init__(self, root, **kwargs: Any):
-        super().__init__(name="placing", **kwargs)
-        self.root_app = root
-        self.layout = BoxLayout(padding=dp(6), spacing=dp(8))
-        self.board = BoardWidget(label_for=root.tr.rank_label)
-        side = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_x=0.42)
-        paint_background(side, (0.16, 0.17, 0.2, 1))
+        super().__init__(root, "placing", **kwargs)
         self.title = FitLabel(font_size=sp(22), bold=True, size_hint_y=None, height=dp(40))
         self.progress = FitLabel(font_size=sp(30), bold=True, size_hint_y=None, height=dp(50))
         self.next_label = WrapLabel(font_size=sp(20))
         self.wait_label = WrapLabel(font_size=sp(16))
-        for w in (self.title, self.progress, self.next_label, self.wait_label, Widget()):
-            side.add_widget(w)
-        self.layout.add_widget(self.board)
-        self.layout.add_widget(side)
-        self.side = side
-        self.add_widget(self.layout)
-        keep_oriented(self)
-
-    def _orient(self, *_: Any) -> None:
-        orient(self.layout, self.side, self.height > self.width, 0.42)
+        self.finish_side(self.title, self.progress, self.next_label, self.wait_label, Widget())
 
     def refresh(self, state: TableState) -> None:
         """Fade what is still to place, turn sensed squares green, name the next piece."""
@@ -321,8 +295,7 @@ class PlacingScreen(Screen):
         for square in state.sensed:
             if square not in setup and square in self._own_half(state, height):
                 marks[square] = "clear"
-        self.board.label_for = tr.rank_label
-        self.board.flipped = state.seat == "blue"
+        self.face(state.seat)
         self.board.show(width=width, height=height, blocked=blocked, pieces=pieces, highlights=marks,
                         volcanoes=volcanoes)
         done = sum(1 for sq in setup if sq in state.sensed)

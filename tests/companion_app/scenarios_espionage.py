@@ -22,6 +22,15 @@ def _game(root):
     return root.screen_by_name["game"]
 
 
+def _send_setups_before_placing(table: LocalTable, *roots) -> None:
+    """Both tablets send the same random setups every run; the board is still empty: the placement guide."""
+    rng = random.Random(2)
+    table.board_matches = False
+    for root in roots:
+        root.screen_by_name["setup"].draft.randomize(rng)
+        root.screen_by_name["setup"].submit()
+
+
 def takeback_tablets(d):
     """Red asks to take back a battle; Blue declines once, then accepts; both boards go back."""
     table = LocalTable("classic", seed=5)
@@ -111,11 +120,7 @@ def espionage_game(d):
     yield 0.2
     # The volcanoes exist from the game's creation: the setup screen already shows them.
     d.report["setup_volcanoes"] = sorted(red.screen_by_name["setup"].board.volcanoes)
-    setup_rng = random.Random(2)
-    table.board_matches = False  # the pieces are not on the board yet: the placement guide
-    for root in (red, blue):
-        root.screen_by_name["setup"].draft.randomize(setup_rng)
-        root.screen_by_name["setup"].submit()
+    _send_setups_before_placing(table, red, blue)
     yield 0.2
     placing = red.screen_by_name["placing"]
     d.report["placing"] = [red.screens.current, sorted(placing.board.volcanoes),
@@ -273,11 +278,7 @@ def espionage_marker_steps(d):
         d.report["display_phase"][language] = public.phase.text
         d.shot(f"markers-{language}")
     red.set_language("en")
-    rng = random.Random(2)
-    table.board_matches = False  # the pieces are not on the board yet: the placement guide
-    for root in (red, blue):
-        root.screen_by_name["setup"].draft.randomize(rng)
-        root.screen_by_name["setup"].submit()
+    _send_setups_before_placing(table, red, blue)
     yield 0.2
     d.report["placing"] = red.screen_by_name["placing"].next_label.text
     table.board_matches = True

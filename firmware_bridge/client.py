@@ -69,7 +69,7 @@ from nacl.public import PrivateKey
 
 from . import contract, crypto
 from .mqtt_link import BrokerURL
-from .public_client import ClientBase, DisplayClient, OverviewClient, SequenceTracker
+from .public_client import DisplayClient, OverviewClient, SequencedClient
 
 __all__ = ["DisplayClient", "OverviewClient", "SeatClient"]
 
@@ -77,7 +77,7 @@ log = logging.getLogger(__name__)
 Callback = Callable[[dict], None] | None
 
 
-class SeatClient(ClientBase):
+class SeatClient(SequencedClient):
     """A player's tablet: pairing, decrypted private snapshots and events, authenticated commands."""
 
     role = "seat"
@@ -112,8 +112,6 @@ class SeatClient(ClientBase):
         self._resender = threading.Thread(target=self._resend_loop, name="seat-resend", daemon=True)
         self._stopped = threading.Event()
         self._wanted_seat: str | None = None
-        self._stream = SequenceTracker()
-        self._lock = threading.RLock()
         self.link.subscribe(self.topics.info, self._on_info)
         self.link.subscribe(self.topics.state, self._on_public_state)
         self.link.subscribe(self.topics.pair_reply(self.client_id), self._on_pair_reply)
@@ -136,11 +134,7 @@ class SeatClient(ClientBase):
         """The latest decrypted PlayerView dict (None before the game starts)."""
         return self.state["view"] if self.state else None
 
-    @property
-    def seq(self) -> int:
-        """Sequence number of the snapshot held (-1 before any)."""
-        return self._stream.seq
-
+        self._wanted_seat: str | None = None
     # -- pairing -----------------------------------------------------------------------------
     def pair(self, seat: str) -> None:
         """Ask the referee for ``seat``; the answer comes through ``on_pairing``."""
@@ -251,12 +245,7 @@ class SeatClient(ClientBase):
         header, events = opened
         if header.get("game") != events["game"] or header.get("seq") != events["seq"]:
             return
-        with self._lock:
-            gap = self._stream.event_gap(events["game"], events["seq"])
-        if gap:
-            self.hello("gap")
-        if gap is not None and self.on_events:
-            self.on_events(events)
+        self._events_arrived(events, self.on_events)
 
     def _on_seat_reply(self, topic: str, raw: bytes) -> None:
         opened = self._open(topic, raw, "reply")

@@ -155,19 +155,22 @@ class Topics:
 
     def seat_state(self, seat: str) -> str:
         """Retained encrypted snapshot for one seat."""
-        return f"{self.base}/seat/{check_seat(seat)}/state"
+        return self._seat_topic(seat, "state")
 
     def seat_events(self, seat: str) -> str:
         """Encrypted event stream for one seat."""
-        return f"{self.base}/seat/{check_seat(seat)}/events"
+        return self._seat_topic(seat, "events")
 
     def seat_command(self, seat: str) -> str:
         """Encrypted commands from one seat's tablet."""
-        return f"{self.base}/seat/{check_seat(seat)}/cmd"
+        return self._seat_topic(seat, "cmd")
 
     def seat_reply(self, seat: str) -> str:
         """Encrypted replies to one seat's commands."""
-        return f"{self.base}/seat/{check_seat(seat)}/reply"
+        return self._seat_topic(seat, "reply")
+
+    def _seat_topic(self, seat: str, leaf: str) -> str:
+        return f"{self.base}/seat/{check_seat(seat)}/{leaf}"
 
     def public_topics(self) -> tuple[str, ...]:
         """The topics a mosquitto bridge may carry to the hall broker."""
@@ -240,9 +243,17 @@ STR = (str,)
 OPT_STR = (str, type(None))
 OPT_INT = (int, type(None))
 
+# Fields many payloads share, checked the same way everywhere.
+VERSION_FIELD = (INT, True, _one_of(VERSION))
+GAME_FIELD = (STR, True, _length(1, 64))
+COMMAND_ID_FIELD = (STR, True, _length(1, 64))
+SEQ_FIELD = (INT, True, _non_negative)
+SEAT_FIELD = (STR, True, _one_of(*SEATS))
+CLIENT_FIELD = (STR, True, _matches(CLIENT_ID, "client id"))
+
 SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
     "info": {
-        "v": (INT, True, _one_of(VERSION)),
+        "v": VERSION_FIELD,
         "board": (STR, True, _matches(BOARD_NAME, "board name")),
         "referee_key": (STR, True, _length(40, 60)),
         "variant": (STR, True, None),
@@ -250,10 +261,10 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
         "software": (STR, OPT, None),
     },
     "state": {
-        "v": (INT, True, _one_of(VERSION)),
+        "v": VERSION_FIELD,
         "board": (STR, True, None),
-        "game": (STR, True, _length(1, 64)),
-        "seq": (INT, True, _non_negative),
+        "game": GAME_FIELD,
+        "seq": SEQ_FIELD,
         "phase": (STR, True, _one_of(*PHASES)),
         "view": ((dict, type(None)), True, None),
         "seats": (dict, True, None),
@@ -268,43 +279,43 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
         "at": ((int, float), OPT, None),
     },
     "events": {
-        "v": (INT, True, _one_of(VERSION)),
-        "game": (STR, True, _length(1, 64)),
-        "seq": (INT, True, _non_negative),
+        "v": VERSION_FIELD,
+        "game": GAME_FIELD,
+        "seq": SEQ_FIELD,
         "events": (list, True, None),
         "clocks": ((dict, type(None)), OPT, None),
         "at": ((int, float), OPT, None),
     },
     "error": {
-        "v": (INT, True, _one_of(VERSION)),
+        "v": VERSION_FIELD,
         "topic": (STR, True, None),
         "code": (STR, True, _one_of(*ERROR_CODES)),
         "message": (STR, True, None),
     },
     "presence": {
-        "v": (INT, True, _one_of(VERSION)),
-        "client": (STR, True, _matches(CLIENT_ID, "client id")),
+        "v": VERSION_FIELD,
+        "client": CLIENT_FIELD,
         "role": (STR, True, _one_of("referee", "seat", "display", "overview")),
         "online": ((bool,), True, None),
     },
     "hello": {
-        "v": (INT, True, _one_of(VERSION)),
-        "client": (STR, True, _matches(CLIENT_ID, "client id")),
+        "v": VERSION_FIELD,
+        "client": CLIENT_FIELD,
         "reason": (STR, True, _one_of("connect", "gap", "manual")),
         "game": (OPT_STR, OPT, None),
         "seq": (OPT_INT, OPT, None),
     },
     "pair_request": {
-        "v": (INT, True, _one_of(VERSION)),
-        "client": (STR, True, _matches(CLIENT_ID, "client id")),
-        "seat": (STR, True, _one_of(*SEATS)),
+        "v": VERSION_FIELD,
+        "client": CLIENT_FIELD,
+        "seat": SEAT_FIELD,
         "key": (STR, True, _length(40, 60)),
         "name": (STR, OPT, _length(0, 40)),
     },
     "pair_reply": {
-        "v": (INT, True, _one_of(VERSION)),
+        "v": VERSION_FIELD,
         "status": (STR, True, _one_of("challenge", "granted", "refused")),
-        "seat": (STR, True, _one_of(*SEATS)),
+        "seat": SEAT_FIELD,
         "method": (OPT_STR, OPT, _one_of("square", "code", None)),
         "square": (OPT_STR, OPT, None),
         "message": (STR, OPT, None),
@@ -312,37 +323,37 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
         "broker_password": (OPT_STR, OPT, None),
     },
     "pair_code": {
-        "v": (INT, True, _one_of(VERSION)),
+        "v": VERSION_FIELD,
         "code": (STR, True, _length(1, 12)),
     },
     "seat_state": {
-        "v": (INT, True, _one_of(VERSION)),
-        "seat": (STR, True, _one_of(*SEATS)),
-        "game": (STR, True, _length(1, 64)),
-        "seq": (INT, True, _non_negative),
+        "v": VERSION_FIELD,
+        "seat": SEAT_FIELD,
+        "game": GAME_FIELD,
+        "seq": SEQ_FIELD,
         "phase": (STR, True, _one_of(*PHASES)),
         "view": ((dict, type(None)), True, None),
         "setup": ((dict, type(None)), OPT, None),
         "last_counter": (INT, OPT, None),
     },
     "seat_events": {
-        "v": (INT, True, _one_of(VERSION)),
-        "seat": (STR, True, _one_of(*SEATS)),
-        "game": (STR, True, _length(1, 64)),
-        "seq": (INT, True, _non_negative),
+        "v": VERSION_FIELD,
+        "seat": SEAT_FIELD,
+        "game": GAME_FIELD,
+        "seq": SEQ_FIELD,
         "events": (list, True, None),
     },
     "command": {
-        "v": (INT, True, _one_of(VERSION)),
-        "id": (STR, True, _length(1, 64)),
-        "seat": (STR, True, _one_of(*SEATS)),
+        "v": VERSION_FIELD,
+        "id": COMMAND_ID_FIELD,
+        "seat": SEAT_FIELD,
         "counter": (INT, True, _non_negative),
         "type": (STR, True, _one_of(*COMMAND_TYPES)),
         "args": (dict, True, None),
     },
     "reply": {
-        "v": (INT, True, _one_of(VERSION)),
-        "id": (STR, True, _length(1, 64)),
+        "v": VERSION_FIELD,
+        "id": COMMAND_ID_FIELD,
         "ok": ((bool,), True, None),
         "code": (OPT_STR, OPT, None),
         "message": (STR, OPT, None),
@@ -376,6 +387,16 @@ FROM_REFEREE = frozenset({"info", "state", "events", "error", "pair_reply", "sea
                           "seat_events", "reply"})
 
 
+def _has_type(value: Any, types: tuple[type, ...]) -> bool:
+    """isinstance, but a bool is no int: a counter or moves_per_turn of true is malformed."""
+    return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
+
+
+def _check_problem(value: Any, check: Check | None) -> str | None:
+    """What the field's extra check says about ``value`` (None: fine, or null where allowed)."""
+    return check(value) if check and value is not None else None
+
+
 def validate(kind: str, payload: Any) -> dict:
     """Check ``payload`` against the schema ``kind``; return it or raise ContractError."""
     schema = SCHEMAS[kind]
@@ -390,10 +411,9 @@ def validate(kind: str, payload: Any) -> dict:
                 raise ContractError(f"{kind} payload lacks {name!r}")
             continue
         value = payload[name]
-        # bool is an int in Python; a counter of True is still malformed.
-        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+        if not _has_type(value, types):
             raise ContractError(f"{kind}.{name} has the wrong type {type(value).__name__}")
-        problem = check(value) if check and value is not None else None
+        problem = _check_problem(value, check)
         if problem:
             raise ContractError(f"{kind}.{name} {problem}")
     if kind == "command":
@@ -411,10 +431,9 @@ def _validate_command_args(command_type: str, args: dict) -> None:
             if name in required:
                 raise ContractError(f"{command_type} lacks argument {name!r}")
             continue
-        # bool is an int in Python; moves_per_turn = true is still malformed.
-        if not isinstance(args[name], types) or (isinstance(args[name], bool) and bool not in types):
+        if not _has_type(args[name], types):
             raise ContractError(f"{command_type}.{name} has the wrong type")
-        problem = check(args[name]) if check else None
+        problem = _check_problem(args[name], check)
         if problem:
             raise ContractError(f"{command_type}.{name} {problem}")
 

@@ -123,7 +123,31 @@ class SequenceTracker:
         return gap
 
 
-class DisplayClient(ClientBase):
+class SequencedClient(ClientBase):
+    """A client that follows one board's snapshots and events in order (a seat, a display)."""
+
+    def __init__(self, broker_url: str | BrokerURL, board: str, client_id: str | None,
+                 ca_file: str | None = None) -> None:
+        super().__init__(broker_url, board, client_id, ca_file)
+        self._stream = SequenceTracker()
+        self._lock = threading.RLock()
+
+    @property
+    def seq(self) -> int:
+        """Sequence number of the snapshot held (-1 before any)."""
+        return self._stream.seq
+
+    def _events_arrived(self, events: dict, callback: Callback) -> None:
+        """Hand an event message on once; a gap in ``seq`` asks the referee for every snapshot."""
+        with self._lock:
+            gap = self._stream.event_gap(events["game"], events["seq"])
+        if gap:
+            self.hello("gap")
+        if gap is not None and callback:
+            callback(events)
+
+
+class DisplayClient(SequencedClient):
     """The public side of one board: state snapshot, event stream, referee presence."""
 
     role = "display"
@@ -135,15 +159,9 @@ class DisplayClient(ClientBase):
         self.on_events: Callback = None
         self.state: dict | None = None
         self.info: dict | None = None
-        self._stream = SequenceTracker()
         self.link.subscribe(self.topics.state, self._on_state)
         self.link.subscribe(self.topics.events, self._on_events)
         self.link.subscribe(self.topics.info, self._on_info)
-
-    @property
-    def seq(self) -> int:
-        """Sequence number of the snapshot held (-1 before any)."""
-        return self._stream.seq
 
     def _on_info(self, topic: str, raw: bytes) -> None:
         self.info = contract.decode("info", raw)
@@ -158,12 +176,7 @@ class DisplayClient(ClientBase):
             self._notify()
 
     def _on_events(self, topic: str, raw: bytes) -> None:
-        events = contract.decode("events", raw)
-        gap = self._stream.event_gap(events["game"], events["seq"])
-        if gap:
-            self.hello("gap")
-        if gap is not None and self.on_events:
-            self.on_events(events)
+        self._events_arrived(contract.decode("events", raw), self.on_events)
 
 
 class OverviewClient(ClientBase):

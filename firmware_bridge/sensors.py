@@ -63,6 +63,41 @@ def _drain(q: queue.Queue[Reading], timeout: float) -> list[Reading]:
             return out
 
 
+class _ThreadedSource:
+    """What the GPIO and simulated sources share: a reading queue, a status and a scan thread."""
+
+    def __init__(self, queue_size: int = 0) -> None:
+        self.queue: queue.Queue[Reading] = queue.Queue(maxsize=queue_size)
+        self.status = "stopped"
+        self.status_text = "not started"
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _start_thread(self, name: str) -> bool:
+        """Start ``_run`` on a thread unless one runs; True if it was started now."""
+        if self._thread is not None:
+            return False
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+        return True
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        """Stop the scan thread and wait for it (at most 2 s)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+            self._thread = None
+        self.status, self.status_text = "stopped", "stopped"
+
+    def readings(self, timeout: float = 0.0) -> list[Reading]:
+        """Readings that arrived since the last call, waiting up to timeout for the first."""
+        return _drain(self.queue, timeout)
+
+
 class SerialSource:
     """A scanner microcontroller on a serial port (reconnects by itself)."""
 
@@ -94,25 +129,19 @@ class SerialSource:
         return self.link.status == LinkStatus.CONNECTED
 
 
-class GpioSource:
+class GpioSource(_ThreadedSource):
     """The switch matrix scanned by the Pi itself (hardware.gpio_matrix), on a thread."""
 
     def __init__(self, matrix, scan_hz: int = 200, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(queue_size=2000)
         self.matrix = matrix
         self.scan_hz = scan_hz
         self.clock = clock
-        self.queue: queue.Queue[Reading] = queue.Queue(maxsize=2000)
-        self.status = "stopped"
-        self.status_text = "not started"
         self.scans = 0
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        if self._thread is None:
-            self._stop.clear()
-            self._thread = threading.Thread(target=self._run, name="gpio-scan", daemon=True)
-            self._thread.start()
+        """Scan the matrix on a thread."""
+        if self._start_thread("gpio-scan"):
             self.status, self.status_text = "connected", f"scanning the GPIO matrix at {self.scan_hz} Hz"
 
     def _run(self) -> None:
@@ -131,16 +160,6 @@ class GpioSource:
                 self._stop.wait(delay)
             else:
                 deadline = time.monotonic()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=2)
-            self._thread = None
-        self.status, self.status_text = "stopped", "stopped"
-
-    def readings(self, timeout: float = 0.0) -> list[Reading]:
-        return _drain(self.queue, timeout)
 
     def show_leds(self, colours: list[int]) -> None:
         """The GPIO board drives no LED chain of its own yet (docs/hardware.md)."""
@@ -161,7 +180,7 @@ class _MemoryPort:
         return data
 
 
-class SimulatedSource:
+class SimulatedSource(_ThreadedSource):
     """The simulated board read through the real firmware logic and codec, in memory.
 
     Use step(dt) on a VirtualClock (deterministic, fast) or start() for a real-time thread.
@@ -170,6 +189,7 @@ class SimulatedSource:
 
     def __init__(self, board: SimulatedBoard, scan_hz: int = 200, debounce_scans: int = 3,
                  keepalive_ms: int = 250) -> None:
+        super().__init__()
         self.board = board
         self.scan_hz = scan_hz
         kind = protocol.SENSOR_IDENTIFYING if board.sensor_kind == IDENTIFYING else protocol.SENSOR_OCCUPANCY
@@ -180,9 +200,6 @@ class SimulatedSource:
                                         debounce_scans=debounce_scans, keepalive_ms=keepalive_ms)
         self.decoder = protocol.FrameDecoder()
         self.sequence = SequenceCheck()
-        self.queue: queue.Queue[Reading] = queue.Queue()
-        self.status = "stopped"
-        self.status_text = "not started"
         self.dropped = 0
         self.corrupted = 0
         self._drop = 0
@@ -190,8 +207,6 @@ class SimulatedSource:
         self._tx_seq = 0
         self._next_scan: float | None = None
         self._scan_time = board.clock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
     def _now_ms(self) -> int:
@@ -251,24 +266,11 @@ class SimulatedSource:
 
     def start(self) -> None:
         """Scan in real time on a thread (board clock must be time.monotonic)."""
-        if self._thread is None:
-            self._stop.clear()
-            self._thread = threading.Thread(target=self._run, name="sim-source", daemon=True)
-            self._thread.start()
+        self._start_thread("sim-source")
 
     def _run(self) -> None:
         while not self._stop.wait(1.0 / self.scan_hz):
             self.step()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=2)
-            self._thread = None
-        self.status, self.status_text = "stopped", "stopped"
-
-    def readings(self, timeout: float = 0.0) -> list[Reading]:
-        return _drain(self.queue, timeout)
 
     def show_leds(self, colours: list[int]) -> None:
         self.port.inbox += protocol.encode_frame(protocol.MSG_SET_LEDS, self._tx_seq,

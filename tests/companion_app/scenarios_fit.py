@@ -108,6 +108,20 @@ def text_fits(d):
                 else:
                     d.shot(f"{screen_name}-{orientation}-{language}", root)
     d.report["red_buttons_bg"] = [game.draw_button.text, game.takeback_button.text]
+    # The end of the game, and the first screen of a tablet that is not connected yet.
+    red.command("resign")
+    newcomer = _tablets(LocalTable("classic"), "red")[0]
+    yield 0.2
+    for orientation, size in SIZES.items():
+        for language in ("en", "de", "bg"):
+            for root, screen_name in ((red, "over"), (newcomer, "connect")):
+                d.show(root, size=size)
+                root.set_language(language)
+                yield 0.3
+                d.report["screens"].append(root.screens.current)
+                d.report["overflows"] += overflows(root, f"{orientation} {language} {screen_name}:")
+                if language != "en":
+                    d.shot(f"{screen_name}-{orientation}-{language}", root)
     d.report["display_keys_bg"] = display.screen_by_name["display"].keys.text
     arranging.set_language("en")
     d.report["setup_key"] = arranging.screen_by_name["setup"].key_label.text

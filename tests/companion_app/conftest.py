@@ -45,15 +45,14 @@ def xvfb():
     process.wait(timeout=10)
 
 
-@pytest.fixture
-def run_scenario(xvfb, tmp_path):
-    """Run a scenario of tests/companion_app/scenarios.py; return (report, screenshot folder)."""
+def scenario_runner(display: str, folder: Path):
+    """A function that runs one scenario by name under `display`, its files under `folder`."""
 
     def run(name: str, *args: str, timeout: float = 120) -> tuple[dict, Path]:
-        out = tmp_path / name
+        out = folder / name
         out.mkdir()
-        env = dict(os.environ, DISPLAY=xvfb, ARBITER_TEST="1", ARBITER_APP_HOME=str(tmp_path / "home"),
-                   KIVY_HOME=str(tmp_path / "kivy"), PYTHONPATH=str(REPO))
+        env = dict(os.environ, DISPLAY=display, ARBITER_TEST="1", ARBITER_APP_HOME=str(folder / "home"),
+                   KIVY_HOME=str(folder / "kivy"), PYTHONPATH=str(REPO))
         result = subprocess.run(
             [sys.executable, "-m", "tests.companion_app.kivy_runner", name, str(out), *args],
             cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout)
@@ -67,3 +66,9 @@ def run_scenario(xvfb, tmp_path):
         return report, out
 
     return run
+
+
+@pytest.fixture
+def run_scenario(xvfb, tmp_path):
+    """Run a scenario of tests/companion_app/scenarios*.py; return (report, screenshot folder)."""
+    return scenario_runner(xvfb, tmp_path)

@@ -15,7 +15,12 @@ import threading
 from engine import Color
 from firmware_bridge import contract, crypto
 from tests.firmware_bridge.helpers import requires_mosquitto, setup_dict, start_table, wait_until
-from tests.firmware_bridge.test_privacy_intruders import Recorder, broker, leaked_kinds  # noqa: F401
+from tests.firmware_bridge.test_privacy_intruders import (  # noqa: F401
+    Recorder,
+    broker,
+    leaked_kinds,
+    read_as_blue,
+)
 
 pytestmark = requires_mosquitto
 MAX_PLIES = 240
@@ -124,14 +129,7 @@ def test_no_reveal_or_unrevealed_rank_reaches_anyone_else_in_a_whole_espionage_g
 
             # Blue's broker account (with blue's tablet key): no red topic, no red reveal, no hidden rank.
             hidden_red = hidden_from(game, Color.BLUE)
-            for topic, payload in blue_account.taken(checked["account"]):
-                assert "/seat/red/" not in topic, f"the ACL delivered {topic} to blue"
-                if "/seat/blue/" in topic and topic.endswith(("state", "events", "reply")):
-                    data = as_blue.open(payload)[1]
-                elif "/seat/" in topic or "/pair/" in topic:
-                    continue
-                else:
-                    data = contract.decode_public(topic, payload)
+            for topic, data in read_as_blue(blue_account.taken(checked["account"]), as_blue):
                 assert not any(e.get("type") == "reveal" and e.get("to") != "blue"
                                for e in data.get("events", []))
                 assert over or not leaked_kinds(data, hidden_red), f"hidden red rank on {topic}"

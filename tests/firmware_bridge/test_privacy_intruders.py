@@ -48,6 +48,21 @@ class Recorder:
             return self.messages[start:]
 
 
+def read_as_blue(messages: list[tuple[str, bytes]], as_blue: crypto.Channel) -> list[tuple[str, dict]]:
+    """What blue's account can read of ``messages``: public JSON and blue's own envelopes opened.
+
+    A red seat topic there fails the test: the ACL must never deliver one to blue.
+    """
+    readable = []
+    for topic, payload in messages:
+        assert "/seat/red/" not in topic, f"the ACL delivered {topic} to blue"
+        if "/seat/blue/" in topic and topic.endswith(("state", "events", "reply")):
+            readable.append((topic, as_blue.open(payload)[1]))
+        elif "/seat/" not in topic and "/pair/" not in topic:
+            readable.append((topic, contract.decode_public(topic, payload)))
+    return readable
+
+
 def leaked_kinds(data, hidden_ids: set[int]) -> list:
     """Every (id, kind) in a JSON structure that names the kind of a hidden piece."""
     found = []
@@ -103,14 +118,7 @@ def play_watched_game(table, broker) -> None:
         hidden = {piece.id for _, piece in game.pieces()
                   if piece.color is Color.RED and not game.knows(Color.BLUE, piece)}
         # What the opponent's account saw so far: no red seat topic, no hidden rank anywhere.
-        for topic, payload in blue_spy.taken(checked_blue):
-            assert "/seat/red/" not in topic, f"the ACL delivered {topic} to blue"
-            if "/seat/blue/" in topic and topic.endswith(("state", "events", "reply")):
-                data = as_blue.open(payload)[1]
-            elif "/seat/" in topic or "/pair/" in topic:
-                continue
-            else:
-                data = contract.decode_public(topic, payload)
+        for topic, data in read_as_blue(blue_spy.taken(checked_blue), as_blue):
             assert not leaked_kinds(data, hidden), f"hidden red rank on {topic}"
         checked_blue = len(blue_spy.messages)
         # What the admin saw: every private envelope the same size, none opens with blue's key.

@@ -41,13 +41,14 @@ class DisplayScreen(BoardScreen):
         super().__init__(root, "display", side_share=0.4, spacing=dp(10), **kwargs)
         self.turn = FitLabel(font_size=sp(34), bold=True, size_hint_y=None, height=dp(56), halign="center")
         self.clocks = FitLabel(font_size=sp(30), markup=True, size_hint_y=None, height=dp(48))
-        self.phase = WrapLabel(font_size=sp(18))
-        self.battle = WrapLabel(font_size=sp(19))
-        self.refusal = WrapLabel(font_size=sp(19))
-        self.guidance = WrapLabel(font_size=sp(19))
+        # Empty ones take no room, so an upright display keeps its room for the board.
+        self.phase = WrapLabel(font_size=sp(18), collapse_empty=True)
+        self.battle = WrapLabel(font_size=sp(19), collapse_empty=True)
+        self.refusal = WrapLabel(font_size=sp(19), collapse_empty=True)
+        self.guidance = WrapLabel(font_size=sp(19), collapse_empty=True)
         self.trays = {c: CapturedTray() for c in ("red", "blue")}
         self.links = WrapLabel(font_size=sp(16), markup=True)
-        self.keys = WrapLabel(font_size=sp(14), color=(0.8, 0.82, 0.86, 1))
+        self.keys = WrapLabel(font_size=sp(14), color=(0.8, 0.82, 0.86, 1), collapse_empty=True)
         self.back = BigButton(height=0, opacity=0)
         self.back.bind(on_release=lambda *_: self.root_app.connect(self.root_app.overview_address,
                                                                    "overview"))
@@ -55,6 +56,10 @@ class DisplayScreen(BoardScreen):
         self.finish_side(self.turn, self.clocks, self.legend, self.phase, self.battle, self.refusal,
                          self.guidance, self.trays["red"], self.trays["blue"], BoxLayout(), self.keys,
                          self.links, self.back)
+
+    def flexible_min(self) -> float:
+        """Upright, the spacer above the connection lights takes no room."""
+        return 0
 
     def refresh(self, state: TableState) -> None:
         """Redraw from the public state."""

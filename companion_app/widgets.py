@@ -74,9 +74,10 @@ class BigButton(Button):
 
 
 class WrapLabel(Label):
-    """A label that wraps to its width and grows to fit its text."""
+    """A label that wraps to its width and grows to fit its text (with collapse_empty, no text: no room)."""
 
-    def __init__(self, **kwargs: Any):
+    def __init__(self, collapse_empty: bool = False, **kwargs: Any):
+        self.collapse_empty = collapse_empty
         kwargs.setdefault("size_hint_y", None)
         kwargs.setdefault("font_size", sp(17))
         kwargs.setdefault("halign", "left")
@@ -84,13 +85,17 @@ class WrapLabel(Label):
         kwargs.setdefault("markup", True)
         kwargs.setdefault("height", dp(24))
         super().__init__(**kwargs)
-        self.bind(width=self._wrap, texture_size=self._fit)
+        self.bind(width=self._wrap, texture_size=self._fit, text=self._fit)
+        self._fit()
 
     def _wrap(self, *_: Any) -> None:
         self.text_size = (self.width, None)
 
     def _fit(self, *_: Any) -> None:
-        self.height = max(self.texture_size[1] + dp(6), dp(24))
+        if self.collapse_empty and not self.text:
+            self.height = 0
+        else:
+            self.height = max(self.texture_size[1] + dp(6), dp(24))
 
 
 class Panel(Widget):

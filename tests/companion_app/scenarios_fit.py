@@ -95,6 +95,7 @@ def text_fits(d):
                 root.set_language(language)
                 yield 0.3
                 where = f"{orientation} {language} {screen_name}:"
+                screen = root.screen_by_name[screen_name]
                 d.report.setdefault("screens", []).append(root.screens.current)
                 d.report["overflows"] += overflows(root, where)  # the top bar and the screen shown
                 d.report["checked"] += sum(1 for w in root.walk() if isinstance(w, Label) and _shown(w))
@@ -107,6 +108,8 @@ def text_fits(d):
                     game.refresh(red.state)
                 else:
                     d.shot(f"{screen_name}-{orientation}-{language}", root)
+                if screen_name == "display" and orientation == "portrait":
+                    d.report.setdefault("display_portrait_cells", []).append(screen.board.cell)
     d.report["red_buttons_bg"] = [game.draw_button.text, game.takeback_button.text]
     # The end of the game, and the first screen of a tablet that is not connected yet.
     red.command("resign")

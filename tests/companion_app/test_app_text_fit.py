@@ -19,6 +19,8 @@ def test_every_text_fits_its_widget_in_each_language_and_orientation(text_fits):
     assert report["screens"] == ["game", "setup", "display"] * 6 + ["over", "connect"] * 6
     assert report["checked"] > 18 * 8  # shown labels and buttons over the 18 screens
     assert report["overflows"] == []
+    # Upright, the referee display still leaves the board room (empty texts take none).
+    assert min(report["display_portrait_cells"]) >= 18  # under 5 when empty texts held room
     assert report["red_buttons_bg"] == ["Предложи реми", "Върни хода?"]  # not shortened: shrunk to fit
 
 

@@ -130,6 +130,7 @@ class GameRecord:
         result = game.result
         registered = get_variant(game.variant.name)
         limit = game.variant.two_squares_limit
+        moves = game.variant.moves_per_turn
         if result is not None and result.reason in ENDINGS:
             ending = {"reason": result.reason}
             if result.winner is not None:
@@ -141,8 +142,7 @@ class GameRecord:
             to_move=game.initial_to_move,
             is_setup=is_setup,
             volcanoes=list(game.volcanoes) if game.variant.volcanoes or game.volcanoes else None,
-            moves_per_turn=game.variant.moves_per_turn if game.variant.moves_per_turn == 1
-            and registered.moves_per_turn != 1 else None,
+            moves_per_turn=None if moves == registered.moves_per_turn else moves,
             ending=ending,
             two_squares_limit=None if limit == registered.two_squares_limit else (limit or 0),
         )

@@ -1,6 +1,7 @@
 """Arbiter's rules engine: pure Python, no I/O. Hidden ranks leave it only through views."""
 
 from engine.combat import Outcome, resolve_battle
+from engine.errors import ArbiterError
 from engine.espionage import espionage_variant  # registers "espionage"
 from engine.events import (
     BattleEvent,
@@ -30,7 +31,7 @@ from engine.variants import (
 from engine.views import PlayerView, ViewPiece, player_view, redact_event, redact_events
 
 __all__ = [
-    "RULES", "BattleEvent", "CaptureEvent", "Color", "CombatRules", "Event", "Game",
+    "RULES", "ArbiterError", "BattleEvent", "CaptureEvent", "Color", "CombatRules", "Event", "Game",
     "GameEndEvent", "IllegalMove", "Move", "MoveEvent", "Outcome", "Piece", "PieceKind",
     "PlayerView", "Refusal", "RefusalEvent", "Result", "RevealEvent", "Square", "TakebackEvent",
     "TurnEvent", "Variant", "ViewPiece", "espionage_variant", "event_from_dict", "get_variant", "named_setup",

@@ -40,6 +40,7 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
+from engine.errors import ArbiterError
 from engine.pieces import Color
 from engine.records import GameRecord, RecordError, apply_ending
 from engine.results import IllegalMove
@@ -85,7 +86,7 @@ _ENGINE_REASON_TO_ENDING = {
 }
 
 
-class GravonError(ValueError):
+class GravonError(ArbiterError, ValueError):
     """The text is not a Gravon game this program can read, or a game cannot be written as one."""
 
 

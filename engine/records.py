@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.errors import ArbiterError
 from engine.events import BattleEvent
 from engine.game import Game
 from engine.pieces import Color
@@ -18,7 +19,7 @@ from engine.variants import Variant, get_variant
 ENDINGS = ("resignation", "agreement", "game-time", "clock")
 
 
-class RecordError(ValueError):
+class RecordError(ArbiterError, ValueError):
     """The document is not a valid game record."""
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.errors import ArbiterError
 from engine.pieces import Color
 
 # The rule names of `arbiter check` (a contract: extend, never rename).
@@ -19,11 +20,11 @@ class Refusal:
     message: str
 
 
-class IllegalMove(ValueError):
+class IllegalMove(ArbiterError, ValueError):
     """Raised by `Game.push` for a move the rules refuse; the game is unchanged."""
 
     def __init__(self, refusal: Refusal) -> None:
-        super().__init__(refusal.message)
+        super().__init__(refusal.message, code=refusal.rule)
         self.refusal = refusal
 
 

@@ -58,8 +58,8 @@ def serve(moves: int, seed: int) -> int:
     Prints the board's address, waits for the tablet to take the red seat (a piece on the square
     the referee names) and to send its setup, then plays `moves` moves by hand on the board.
     """
-    from companion_app.demo_headless import ScriptedGame
-    from companion_app.demo_system import DemoSystem
+    from companion_app.demo.headless import ScriptedGame
+    from companion_app.demo.system import DemoSystem
     from engine import Square
 
     system = DemoSystem()
@@ -91,15 +91,15 @@ def run(moves: int, seed: int, on_demand: bool = False) -> dict:
     table = subprocess.Popen([sys.executable, __file__, "--serve", "--moves", str(moves),
                               "--seed", str(seed)], stdout=subprocess.PIPE, text=True)
     url = table.stdout.readline().strip()
-    from companion_app import kivy_env
+    from companion_app.ui import kivy_env
 
     kivy_env.prepare(1280, 800)
     from kivy.app import App
     from kivy.clock import Clock
     from kivy.core.window import Window
 
-    from companion_app.app_root import TabletRoot
-    from companion_app.network import network_link_factory
+    from companion_app.net.network import network_link_factory
+    from companion_app.ui.app_root import TabletRoot
 
     figures: dict = {}
     frame_starts: list[float] = []

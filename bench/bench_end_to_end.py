@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import Color, get_variant, random_setup  # noqa: E402
 from firmware_bridge import crypto  # noqa: E402
-from firmware_bridge.broker import Mosquitto  # noqa: E402
-from firmware_bridge.journal import Journal  # noqa: E402
-from firmware_bridge.session import Session  # noqa: E402
+from firmware_bridge.referee.broker import Mosquitto  # noqa: E402
+from firmware_bridge.referee.journal import Journal  # noqa: E402
+from firmware_bridge.referee.session import Session  # noqa: E402
 
 VARIANT = "classic"
 THINK = (0.8, 1.6)  # seconds between moves on each board when many boards play at once
@@ -65,10 +65,10 @@ def referee_worker(url: str, directory: str, boards: list[str], seconds: float, 
     """Run referees for `boards`, play plain moves by hand on their simulated boards."""
     global THINK
     THINK = think
-    from firmware_bridge.referee import Referee, RefereeSettings
-    from firmware_bridge.sensors import SimulatedSource
-    from firmware_bridge.snapshots import Stabiliser
-    from hardware.simulated_board import SimulatedBoard
+    from firmware_bridge.board.sim_source import SimulatedSource
+    from firmware_bridge.board.snapshots import Stabiliser
+    from firmware_bridge.referee.service import Referee, RefereeSettings
+    from hardware.sim.board import SimulatedBoard
 
     tables = []
     for board_name in boards:
@@ -158,7 +158,7 @@ def hand(table: dict, now: float, samples: list) -> None:
 
 def client_worker(url: str, directory: str, boards: list[str], seconds: float, out: mp.Queue) -> None:
     """Both tablets of each board: record when each decrypted snapshot arrives."""
-    from firmware_bridge.client import SeatClient
+    from firmware_bridge.protocol.client import SeatClient
 
     arrivals = []
     lock = threading.Lock()

@@ -23,7 +23,7 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from hardware.firmware.matrix import MatrixSensor  # noqa: E402
 from hardware.firmware.sim import activate  # noqa: E402
-from hardware.gpio_matrix import GpioMatrix, MockSwitchMatrix  # noqa: E402
+from hardware.gpio.matrix import GpioMatrix, MockSwitchMatrix  # noqa: E402
 from hardware.profiles import load_profile  # noqa: E402
 
 

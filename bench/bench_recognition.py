@@ -22,11 +22,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from firmware_bridge.recognition import BoardMatches, BoardWatch, MoveMade  # noqa: E402
-from firmware_bridge.sensors import SerialSource  # noqa: E402
-from hardware.sim_command import board_for  # noqa: E402
-from hardware.sim_serial import PtySerialServer  # noqa: E402
-from hardware.sim_table import ALL_FAULTS, NO_FAULTS, Hands, Table, Tally  # noqa: E402
+from firmware_bridge.board.recognition import BoardMatches, BoardWatch, MoveMade  # noqa: E402
+from firmware_bridge.board.sim_table import Table, Tally  # noqa: E402
+from firmware_bridge.board.sources import SerialSource  # noqa: E402
+from hardware.sim.command import board_for  # noqa: E402
+from hardware.sim.hands import ALL_FAULTS, NO_FAULTS, Hands  # noqa: E402
+from hardware.sim.pty_server import PtySerialServer  # noqa: E402
 
 VARIANTS = ("classic", "barrage", "duel", "compact", "strategy8", "espionage")
 

@@ -26,10 +26,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_end_to_end import VARIANT, prepare_board  # noqa: E402
 
 from engine import Color, get_variant, random_setup  # noqa: E402
-from firmware_bridge.broker import Mosquitto  # noqa: E402
-from firmware_bridge.client import DisplayClient, SeatClient  # noqa: E402
-from firmware_bridge.journal import Journal  # noqa: E402
-from firmware_bridge.session import Session  # noqa: E402
+from firmware_bridge.protocol.client import DisplayClient, SeatClient  # noqa: E402
+from firmware_bridge.referee.broker import Mosquitto  # noqa: E402
+from firmware_bridge.referee.journal import Journal  # noqa: E402
+from firmware_bridge.referee.session import Session  # noqa: E402
 from tests.firmware_bridge.referee_process import RefereeProcess, write_config  # noqa: E402
 
 

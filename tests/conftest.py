@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from firmware_bridge.broker import MOSQUITTO, Mosquitto
+from firmware_bridge.referee.broker import MOSQUITTO, Mosquitto
 
 
 @pytest.fixture

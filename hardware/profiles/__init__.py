@@ -46,7 +46,7 @@ class BoardProfile:
     led_layout: str
     path: str = ""
     # Espionage: do the sensors see a volcano marker (a magnet for reed switches)? None: unknown,
-    # the referee learns what each volcano square reads at setup (firmware_bridge/recognition.py).
+    # the referee learns what each volcano square reads at setup (firmware_bridge/board/recognition.py).
     volcano_markers_sensed: bool | None = None
 
     @property

@@ -12,7 +12,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from companion_app import kivy_env
+from companion_app.ui import kivy_env
 
 kivy_env.prepare(1280, 800)
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from companion_app.app_root import TabletRoot
-from companion_app.local_table import LocalLink, LocalTable
+from companion_app.demo.local_table import LocalLink, LocalTable
+from companion_app.ui.app_root import TabletRoot
 from engine import Color, Game, Move, Square, get_variant
 
 
@@ -376,9 +376,9 @@ def hall_overview(d):
     import tempfile
     from pathlib import Path
 
-    from companion_app.network import network_link_factory
-    from firmware_bridge.broker import EmbeddedBroker, free_port
-    from firmware_bridge.referee import Referee, RefereeSettings
+    from companion_app.net.network import network_link_factory
+    from firmware_bridge.referee.broker import EmbeddedBroker, free_port
+    from firmware_bridge.referee.service import Referee, RefereeSettings
 
     broker = EmbeddedBroker("127.0.0.1", free_port())
     broker.start()

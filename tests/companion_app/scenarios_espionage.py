@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from companion_app.local_table import LocalTable
-from companion_app.texts import piece_words
+from companion_app.demo.local_table import LocalTable
+from companion_app.i18n.texts import piece_words
 from engine import Color, Game, Move, Square, get_variant
 from engine.events import RevealEvent
 from tests.companion_app.scenarios import (

@@ -9,7 +9,7 @@ from kivy.core.text import Label as CoreLabel
 from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
 
-from companion_app.local_table import LocalTable
+from companion_app.demo.local_table import LocalTable
 from tests.companion_app.scenarios import _play_until_battle, _start_game, _tablets
 
 KEYS = {"red": "0412-7730-9158-2046", "blue": "5530-1187-0042-9911"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from companion_app.app_root import TabletRoot
+from companion_app.ui.app_root import TabletRoot
 from engine import Color
 from tests.companion_app.scenarios import _privacy_violations, _until
 
@@ -15,8 +15,8 @@ def _stale_red_credentials(board: str) -> None:
 
     from nacl.public import PrivateKey
 
-    from companion_app.setup_model import app_home
-    from firmware_bridge import crypto
+    from companion_app.model.setup_model import app_home
+    from firmware_bridge.protocol import crypto
 
     path = app_home() / f"seat-{board}-red.json"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -31,9 +31,9 @@ def network_game(d):
 
     Pairing, setups and moves are done with fingers on the tablets and on the board window.
     """
-    from companion_app.board_window import BoardWindow
-    from companion_app.demo_system import DemoSystem
-    from companion_app.network import network_link_factory
+    from companion_app.demo.board_window import BoardWindow
+    from companion_app.demo.system import DemoSystem
+    from companion_app.net.network import network_link_factory
 
     system = DemoSystem()
     system.start()
@@ -204,8 +204,8 @@ def _takeback_over_mqtt(d, system, board, red, blue):
 
 def connect_finds_board(d):
     """A board announced by zeroconf appears on the connect screen; a tap fills the address."""
-    from companion_app.network import network_link_factory
-    from firmware_bridge.announce import Announcer
+    from companion_app.net.network import network_link_factory
+    from firmware_bridge.protocol.discovery import Announcer
 
     announcer = Announcer("kitchen", 1883, "k" * 44, "Kitchen table", addresses=["127.0.0.1"])
     announcer.start()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from companion_app.contract_adapter import ContractTranslator
-from companion_app.i18n import Translator
-from companion_app.replay import Replay
-from companion_app.setup_model import SetupDraft, SetupStore
-from companion_app.table import TableState
+from companion_app.i18n.catalog import Translator
+from companion_app.model.replay import Replay
+from companion_app.model.setup_model import SetupDraft, SetupStore
+from companion_app.model.table import TableState
+from companion_app.net.contract_adapter import ContractTranslator
 from engine import Color, Game, Square, get_variant
 from engine.records import check_record
 
@@ -158,7 +158,7 @@ def test_two_squares_warning_uses_the_engines_count():
 
 
 def test_chasing_player_is_warned_which_moves_the_more_squares_rule_forbids():
-    from companion_app.texts import warning_text
+    from companion_app.i18n.texts import warning_text
     from engine import Move
 
     variant = get_variant("classic")
@@ -179,7 +179,7 @@ def test_chasing_player_is_warned_which_moves_the_more_squares_rule_forbids():
 
 
 def test_settings_are_kept_between_starts_and_a_broken_file_means_defaults(tmp_path, monkeypatch):
-    from companion_app import prefs
+    from companion_app.model import prefs
 
     monkeypatch.setenv("ARBITER_APP_HOME", str(tmp_path))
     assert prefs.load() == {"language": "en", "numbering": "new"}

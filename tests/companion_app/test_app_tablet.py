@@ -103,7 +103,7 @@ def test_portrait_tablet_keeps_board_and_panel_apart_with_big_buttons(run_scenar
 
 
 def _multicast_works() -> bool:
-    from firmware_bridge.announce import Announcer, discover
+    from firmware_bridge.protocol.discovery import Announcer, discover
 
     announcer = Announcer("probe", 1883, "k" * 44, "Probe", addresses=["127.0.0.1"])
     announcer.start()

@@ -3,14 +3,14 @@ contract adapter, and what a tablet's state makes of takeback, reveal and pass e
 
 from __future__ import annotations
 
-from companion_app.contract_adapter import ContractTranslator
-from companion_app.network import SeatLink
-from companion_app.table import TableState, passes, restore_steps
+from companion_app.model.table import TableState, passes, restore_steps
+from companion_app.net.contract_adapter import ContractTranslator
+from companion_app.net.network import SeatLink
 from engine import Color, Game, Move, Square, get_variant
 
 
 class RecordingClient:
-    """Stands in for firmware_bridge.client.SeatClient: remembers the commands sent."""
+    """Stands in for firmware_bridge.protocol.client.SeatClient: remembers the commands sent."""
 
     def __init__(self) -> None:
         self.sent: list[str] = []

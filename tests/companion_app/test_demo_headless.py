@@ -13,7 +13,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_demo_without_display_plays_a_scripted_game_through_broker_referee_and_board(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env.update(ARBITER_APP_HOME=str(tmp_path), PYTHONPATH=str(REPO))
-    result = subprocess.run([sys.executable, "-m", "firmware_bridge.cli", "demo", "--plies", "16"],
+    result = subprocess.run([sys.executable, "-m", "firmware_bridge.cli.main", "demo", "--plies", "16"],
                             cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     out = result.stdout
     assert result.returncode == 0, out + result.stderr
@@ -32,7 +32,7 @@ def test_demo_without_display_plays_a_scripted_game_through_broker_referee_and_b
 def test_demo_with_a_display_opens_board_and_tablet_windows_and_closes_them(xvfb, tmp_path):
     env = dict(os.environ, DISPLAY=xvfb, ARBITER_APP_HOME=str(tmp_path), PYTHONPATH=str(REPO),
                KIVY_HOME=str(tmp_path / "kivy"))
-    result = subprocess.run([sys.executable, "-m", "firmware_bridge.cli", "demo", "--quit-after", "6"],
+    result = subprocess.run([sys.executable, "-m", "firmware_bridge.cli.main", "demo", "--quit-after", "6"],
                             cwd=REPO, env=env, capture_output=True, text=True, timeout=90)
     assert result.returncode == 0, result.stdout + result.stderr[-3000:]
     assert "broker and referee at mqtt://127.0.0.1:" in result.stdout

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from companion_app.i18n import LANGUAGES, LOCALE_DIR, Translator, compile_mo, parse_po
+from companion_app.i18n.catalog import LANGUAGES, LOCALE_DIR, Translator, compile_mo, parse_po
 
 APP = Path(__file__).resolve().parents[2] / "companion_app"
 CALL = re.compile(r"""\b(?:tr|N_)\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)\)""")
@@ -20,7 +20,7 @@ CALL = re.compile(r"""\b(?:tr|N_)\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)\)""")
 def messages_in_code() -> set[str]:
     """Every literal passed to tr(...) or N_(...) in the app's sources."""
     found = set()
-    for path in APP.glob("*.py"):
+    for path in APP.rglob("*.py"):
         for match in CALL.finditer(path.read_text(encoding="utf-8")):
             found.add("".join(eval(part) for part in re.findall(r'"(?:[^"\\]|\\.)*"', match.group(1))))
     return found

@@ -23,7 +23,7 @@ def record(moves, **extra):
 
 
 def arbiter_check(data) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "firmware_bridge.cli", "check", "-"],
+    return subprocess.run([sys.executable, "-m", "firmware_bridge.cli.main", "check", "-"],
                           input=json.dumps(data), capture_output=True, text=True, timeout=60)
 
 

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import pytest
 
 from engine import Color, get_variant, random_setup
-from firmware_bridge.broker import MOSQUITTO
-from firmware_bridge.client import DisplayClient, SeatClient
-from firmware_bridge.referee import Referee, RefereeSettings
+from firmware_bridge.protocol.client import DisplayClient, SeatClient
+from firmware_bridge.referee.broker import MOSQUITTO
+from firmware_bridge.referee.service import Referee, RefereeSettings
 
 requires_mosquitto = pytest.mark.skipif(not os.access(MOSQUITTO, os.X_OK),
                                         reason="mosquitto is not installed")

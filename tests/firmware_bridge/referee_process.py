@@ -41,7 +41,7 @@ enabled = false
 
 
 class RefereeProcess:
-    """`python -m firmware_bridge.cli referee --config ...` with its log lines collected."""
+    """`python -m firmware_bridge.cli.main referee --config ...` with its log lines collected."""
 
     def __init__(self, config: Path) -> None:
         self.config = config
@@ -51,7 +51,7 @@ class RefereeProcess:
 
     def start(self) -> RefereeProcess:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "firmware_bridge.cli", "referee", "--config", str(self.config)],
+            [sys.executable, "-m", "firmware_bridge.cli.main", "referee", "--config", str(self.config)],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
             cwd=Path(__file__).parents[2])
         threading.Thread(target=self._read, args=(self.process,), daemon=True).start()

@@ -6,9 +6,9 @@ import random
 import time
 
 from engine import Game, Move
-from firmware_bridge.recognition import BoardMatches, BoardWatch, MoveMade
-from firmware_bridge.snapshots import Stabiliser
-from hardware.sim_table import Hands
+from firmware_bridge.board.recognition import BoardMatches, BoardWatch, MoveMade
+from firmware_bridge.board.snapshots import Stabiliser
+from hardware.sim.hands import Hands
 
 
 class LiveTable:

@@ -1,0 +1,163 @@
+"""The demo's simulated physical board: tokens moved by finger, and the board's guidance LEDs.
+
+It changes only the simulated board (hardware.sim.board), exactly as hands change a real
+one; the referee reads it through its sensor feed. Gestures:
+  drag to an empty square     a move (lift, put down)
+  drag onto an occupied square an attack: both lifted, the attacker put on the target
+  drag off the board          take the piece off (captured)
+  tap an empty square         put a piece there (pairing; putting a piece back)
+  tap an occupied square      lift the piece and put it back (after a battle the defender won)
+Tokens show only their colour: from above, a real piece hides its rank.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+
+from companion_app.demo.system import DemoSystem
+from companion_app.ui.board import BoardWidget
+from companion_app.ui.widgets import BigButton, WrapLabel, paint_background
+from engine import Square
+
+ATTACK_GAP_S = 0.3  # both pieces off the board this long before the attacker lands (a real hand takes longer)
+HAND_PAUSE_S = 0.12  # a hand is slower than the sensors' quiet period
+# The firmware's LED colours drawn as the board widget's highlight kinds.
+LED_MARKS = {"red": "clear", "green": "fill", "amber": "battle", "blue": "selected", "white": "expected"}
+
+
+class BoardWindow(BoxLayout):
+    """The simulated board of a DemoSystem, with LEDs, a status line and two helper buttons."""
+
+    def __init__(self, system: DemoSystem, **kwargs: Any):
+        super().__init__(orientation="vertical", spacing=dp(4), padding=dp(4), **kwargs)
+        paint_background(self, (0.1, 0.1, 0.11, 1))
+        self.system = system
+        self.title = Label(text="Simulated board", font_size=sp(18), bold=True,
+                           size_hint_y=None, height=dp(30))
+        self.board = BoardWidget(label_for=lambda kind: "")
+        self.board.drag_enabled = True
+        self.board.bind(on_square_tap=lambda _w, sq: self.tap(sq),
+                        on_square_drop=lambda _w, a, b: self.drop(a, b))
+        self.status = WrapLabel(font_size=sp(15))
+        buttons = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
+        self.place_button = BigButton(text="Put both setups on the board", role="primary")
+        self.place_button.bind(on_release=lambda *_: self.place_setups())
+        buttons.add_widget(self.place_button)
+        for w in (self.title, self.board, self.status, buttons):
+            self.add_widget(w)
+        self.busy = False  # an attack's hand sequence is running
+        self._poll = Clock.schedule_interval(self.refresh, 0.1)
+        self.refresh()
+
+    # -- gestures -----------------------------------------------------------------------------
+    def tap(self, square: str) -> None:
+        """Put a piece on an empty square, or lift and put back the one standing there."""
+        board, sq = self.system.board, Square.parse(square)
+        if self.busy:
+            return
+        if sq in board.occupied():
+            self.busy = True
+            tag = board.lift(sq)
+            Clock.schedule_once(lambda _dt: self._put(sq, tag), HAND_PAUSE_S)
+        else:
+            board.place(sq)
+        self.refresh()
+
+    def drop(self, origin: str, target: str | None) -> None:
+        """A token dragged: a move, an attack, or off the board."""
+        board = self.system.board
+        if self.busy:
+            return
+        start = Square.parse(origin)
+        if start not in board.occupied():
+            return
+        if target is None:
+            tag = board.remove(start)
+            self.system.colors.pop(tag, None)
+        else:
+            end = Square.parse(target)
+            if end == start:
+                return
+            attacker = board.lift(start)
+            if end in board.occupied():
+                self.busy = True
+                Clock.schedule_once(lambda _dt: self._lift_defender(end, attacker), HAND_PAUSE_S)
+            else:
+                Clock.schedule_once(lambda _dt: self._put(end, attacker), HAND_PAUSE_S)
+                self.busy = True
+        self.refresh()
+
+    def _lift_defender(self, square: Square, attacker: int) -> None:
+        defender = self.system.board.lift(square)
+        self.system.board.discard(defender)  # set aside; put back by a tap if it wins
+        self.refresh()
+        Clock.schedule_once(lambda _dt: self._put(square, attacker), ATTACK_GAP_S)
+
+    def _put(self, square: Square, tag: int) -> None:
+        self.system.board.place(square, tag)
+        self.busy = False
+        self.refresh()
+
+    def place_setups(self) -> None:
+        """Put every submitted setup on the board at once (what both players do by hand)."""
+        self.system.place_setups()
+        self.refresh()
+
+    # -- drawing ------------------------------------------------------------------------------
+    def refresh(self, *_: Any) -> None:
+        """Draw the tokens (coloured by the public game), the LEDs and the status line."""
+        system = self.system
+        referee = system.referee
+        variant = system.variant
+        colors: dict[str, str] = {}
+        game = referee.session.game if referee else None
+        if game is not None:
+            for square, piece in game.pieces():
+                colors[square.name] = piece.color.value
+        tokens = system.board.tokens()
+        pieces = []
+        for square, tag in tokens.items():
+            # A token the game does not know yet is drawn in the colour of the half it stands on.
+            half = "red" if square.rank < variant.height // 2 else "blue"
+            color = colors.get(square.name) or system.colors.get(tag) or half
+            pieces.append({"square": square.name, "color": color, "kind": None})
+        marks = {sq.name: LED_MARKS.get(colour, "expected") for sq, colour in system.board.leds.items()
+                 if colour in LED_MARKS}
+        self.board.show(width=variant.width, height=variant.height,
+                        blocked=[s.name for s in variant.lakes], pieces=pieces, highlights=marks)
+        self.status.text = self._status_text()
+        setups = referee.session.setups if referee else {}
+        self.place_button.disabled = not setups or game is not None and game.ply > 0
+
+    def _status_text(self) -> str:
+        referee = self.system.referee
+        if referee is None:
+            return "Starting..."
+        lines = []
+        pending = [c for c in referee.desk.pending.values() if getattr(c, "square", None)]
+        for challenge in pending:
+            lines.append(f"{challenge.seat.capitalize()} tablet pairing: put a piece on {challenge.square}")
+        for seat, code in self.system.codes.items():
+            lines.append(f"{seat.capitalize()} pairing code: {code}")
+        check = referee.board_check() or {}
+        if check and not check.get("matches", True):
+            for key, words in (("clear", "Take off"), ("fill", "Put a piece on"),
+                               ("wrong", "Lift and put back the right piece")):
+                squares = check.get(key) or []
+                if squares:
+                    more = f" and {len(squares) - 8} more" if len(squares) > 8 else ""
+                    lines.append(f"{words}: {', '.join(squares[:8])}{more}")
+        game = referee.session.game
+        if game is not None and game.result is None and not lines:
+            lines.append(f"{game.to_move.value.capitalize()} to move: drag a piece.")
+        lines.append(f"Broker: {self.system.url}")
+        return "\n".join(lines)
+
+    def stop(self) -> None:
+        """Stop refreshing."""
+        self._poll.cancel()

@@ -1,0 +1,42 @@
+"""`arbiter demo`: the whole system on one computer, with a simulated board.
+
+With a display: the embedded broker, the referee, a window with the simulated physical board
+(drag tokens like real pieces), two player tablets and the referee display, each its own
+window. Without one: says so and plays a scripted game in the terminal instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from companion_app.i18n.catalog import LANGUAGES
+from companion_app.ui import kivy_env
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The command line of `arbiter demo`."""
+    parser = argparse.ArgumentParser(prog="arbiter demo", description=__doc__)
+    parser.add_argument("--headless", action="store_true", help="play the scripted game even with a display")
+    parser.add_argument("--plies", type=int, default=24, help="moves of the scripted game")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en")
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--display", action="store_true", help="also open the referee display")
+    parser.add_argument("--quit-after", type=float, default=0, help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the demo (windowed when a display exists)."""
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.headless or not kivy_env.has_display():
+        if not args.headless:
+            print("arbiter demo: no display found (DISPLAY is not set), so the app windows cannot "
+                  "open. Playing a scripted game through the real referee instead.")
+        from companion_app.demo.headless import play_headless
+
+        return play_headless(plies=args.plies, seed=args.seed, language=args.lang)
+    from companion_app.demo.windows import run_windows
+
+    return run_windows(args)

@@ -1,0 +1,1 @@
+"""Languages: gettext catalogues (German, English, Bulgarian), rank numbering, sentences from game data."""

@@ -1,0 +1,265 @@
+"""Sentences the app builds from game data (battles, refusals, results), in the tablet's language."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from companion_app.i18n.catalog import N_, Translator
+from companion_app.model.table import Battle
+
+
+def color_name(tr: Translator, color: str | None) -> str:
+    """"Red" or "Blue" in the current language."""
+    return {"red": tr("Red"), "blue": tr("Blue")}.get(color or "", tr("Nobody"))
+
+
+def piece_words(tr: Translator, kind: str | None) -> str:
+    """A piece named with its mark, e.g. "Captain (6)"; "an unknown piece" for a hidden one."""
+    if kind is None:
+        return tr("an unknown piece")
+    mark = tr.rank_label(kind)
+    name = tr.kind_name(kind)
+    return name if mark in ("B", "F") or not mark else f"{name} ({mark})"
+
+
+def battle_text(tr: Translator, battle: Battle, seat: str | None) -> str:
+    """The battle told to one viewer: which ranks met, who won, what to take off the board."""
+    attacker = piece_words(tr, battle.attacker_kind)
+    defender = piece_words(tr, battle.defender_kind)
+    if seat == battle.attacker_color:
+        head = tr("Your {attacker} attacked {defender}.")
+    elif seat == battle.defender_color:
+        head = tr("{attacker} attacked your {defender}.")
+    else:
+        head = tr("{side}: {attacker} attacked {defender}.").replace(
+            "{side}", color_name(tr, battle.attacker_color))
+    first = head.format(attacker=attacker, defender=defender)
+    lines = [first[:1].upper() + first[1:]]  # "An unknown piece attacked ..."
+    winner = battle.winner_color()
+    if winner is None:
+        lines.append(tr("Both pieces leave the board."))
+    elif winner == seat:
+        lines.append(tr("You won the battle."))
+    elif seat in ("red", "blue"):
+        lines.append(tr("You lost the battle."))
+    else:
+        lines.append(tr("{side} won the battle.").format(side=color_name(tr, winner)))
+    off = battle_removals(battle)
+    if off:
+        lines.append(tr("Take off the board at {square}: {what}").format(
+            square=battle.square, what=", ".join(piece_words(tr, kind) for kind in off)))
+    if battle.outcome == "defender":
+        lines.append(tr("Put {piece} back on {square}.").format(
+            piece=piece_words(tr, battle.defender_kind), square=battle.square))
+    return "\n".join(lines)
+
+
+def battle_removals(battle: Battle) -> list[str | None]:
+    """Kinds of the pieces the battle takes off the board.
+
+    On the physical board both pieces were lifted and the attacker put on the target square,
+    so every piece to take off is on (or just lifted from) the target square.
+    """
+    out = []
+    if battle.outcome in ("defender", "both"):
+        out.append(battle.attacker_kind)
+    if battle.outcome in ("attacker", "both"):
+        out.append(battle.defender_kind)
+    return out
+
+
+REFUSAL_RULES = {
+    "movement": N_("That move is not allowed."),
+    "turn": N_("It is not your turn."),
+    "two-squares": N_("Two-squares rule: this piece may not move back and forth between the same two squares again."),
+    "more-squares": N_("Chasing rule: you may not keep chasing that piece into a position that already occurred."),
+    "game-over": N_("The game is over."),
+}
+
+
+# The engine's reasons the app translates in full; the others are shown small, in English.
+ENGINE_REASONS = {
+    "this turn's next move must be made by a different piece":
+        N_("This turn's second move must be made by a different piece."),
+}
+
+
+def refusal_text(tr: Translator, refusal: dict[str, Any]) -> str:
+    """Why the referee refused a move and how to put it right."""
+    rule = refusal.get("rule", "")
+    message = str(refusal.get("message") or "")
+    lines = [tr("The referee refused {move}.").format(move=refusal.get("move", ""))]
+    if message in ENGINE_REASONS:
+        lines.append(tr(ENGINE_REASONS[message]))
+    elif rule == "turn" and message and not message.startswith("it is ") and " was refused (" not in message:
+        # A turn rule other than "not your turn" (Espionage's two moves): its own reason.
+        lines.append(message)
+    else:
+        lines.append(tr(REFUSAL_RULES[rule]) if rule in REFUSAL_RULES else message)
+        if rule in REFUSAL_RULES and message:
+            lines.append(f"[size=14sp]({message})[/size]")
+    move = str(refusal.get("move", ""))
+    if "-" in move:
+        lines.append(tr("Put the piece back on {square}.").format(square=move.split("-")[0]))
+    return "\n".join(lines)
+
+
+def warning_text(tr: Translator, warning: tuple[str, str, str]) -> str:
+    """A warning before a repetition rule bites."""
+    kind, square, back = warning
+    if kind == "chase-refused":
+        return tr("Chasing rule: you are chasing the piece on {square}. Not allowed now: {moves}.").format(
+            square=square, moves=back)
+    if kind == "chasing":
+        return tr("Chasing rule: you are chasing the piece on {square}; a move that repeats a "
+                  "position of this chase will be refused.").format(square=square)
+    if kind == "two-squares-now":
+        return tr("Two-squares rule: the piece on {square} may not go back to {back} now.").format(
+            square=square, back=back)
+    return tr("Two-squares rule: the piece on {square} may go back to {back} only once more.").format(
+        square=square, back=back)
+
+
+def reveal_text(tr: Translator, reveal: dict[str, Any]) -> str:
+    """A spy's recognition, told privately to its owner."""
+    return tr("Your spy recognised {piece} on {square}.").format(
+        piece=piece_words(tr, reveal.get("kind")), square=reveal.get("square", ""))
+
+
+def pass_text(tr: Translator, color: str, seat: str | None) -> str:
+    """A player who could not move passed the turn (Espionage)."""
+    if color == seat:
+        return tr("You cannot move: your turn passes.")
+    return tr("{side} cannot move and passes.").format(side=color_name(tr, color))
+
+
+def takeback_lines(tr: Translator, move: str, restore: list[tuple[str, str, dict[str, Any] | None]],
+                   seat: str | None) -> list[str]:
+    """A move taken back, and which piece goes back where on the physical board.
+
+    Each player handles their own pieces, so a tablet names its player's pieces and says of the
+    opponent's only that they move, come off or go back.
+    """
+    lines = [tr("The move {move} was taken back.").format(move=move)]
+    came_from = {piece["id"]: square for step, square, piece in restore if step == "off" and piece}
+    goes_to = {piece["id"] for step, _square, piece in restore if step == "on" and piece}
+    for step, square, piece in restore:
+        if piece is None:
+            continue
+        own = piece.get("color") == seat
+        words = {"piece": piece_words(tr, piece.get("kind")), "square": square,
+                 "side": color_name(tr, piece.get("color"))}
+        if step == "off" and piece["id"] in goes_to:
+            continue  # told as a move back below
+        if step == "off":
+            text = tr("Take your {piece} off {square}.") if own else tr("{side} takes a piece off {square}.")
+        elif piece["id"] in came_from:
+            words["origin"] = came_from[piece["id"]]
+            text = (tr("Move your {piece} back from {origin} to {square}.") if own
+                    else tr("{side} moves a piece back from {origin} to {square}."))
+        else:
+            text = tr("Put your {piece} back on {square}.") if own else tr("{side} puts a piece back on {square}.")
+        lines.append(text.format(**words))
+    return lines
+
+
+RESULT_REASONS = {
+    "flag-captured": N_("the flag was captured"),
+    "headquarters-captured": N_("the headquarters was captured"),
+    "no-movable-pieces": N_("a side has no piece that can move"),
+    "no-legal-move": N_("a side had no legal move left"),
+    "both-immobile": N_("neither side can move"),
+    "neither-can-move": N_("neither side can move"),  # Espionage: every mobile piece blocked
+    "agreement": N_("both players agreed to a draw"),
+    "resignation": N_("a player resigned"),
+    "game-time": N_("the game time ran out"),
+    "clock": N_("a player's time ran out"),
+}
+
+
+def result_text(tr: Translator, result: dict[str, Any], seat: str | None) -> str:
+    """The end of the game in one or two lines."""
+    winner = result.get("winner")
+    reason = str(result.get("reason", ""))
+    reason_words = tr(RESULT_REASONS[reason]) if reason in RESULT_REASONS else reason
+    if winner is None:
+        head = tr("Draw")
+    elif winner == seat:
+        head = tr("You won!")
+    elif seat in ("red", "blue"):
+        head = tr("You lost.")
+    else:
+        head = tr("{side} wins").format(side=color_name(tr, winner))
+    return head + "\n" + tr("Reason: {reason}").format(reason=reason_words)
+
+
+def clock_text(seconds: float | None) -> str:
+    """mm:ss (or h:mm:ss) for a clock; an empty string when there is no clock."""
+    if seconds is None:
+        return ""
+    seconds = max(0, int(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
+
+
+# The referee's board steps (firmware_bridge.board.guidance.Step.describe) and their translations.
+BOARD_STEPS = [
+    (re.compile(r"move the piece from (\w+) to (\w+)"), N_("Move the piece from {square} to {target}.")),
+    (re.compile(r"take the piece off (\w+)"), N_("Take the piece off {square}.")),
+    (re.compile(r"put the missing piece back on (\w+)"), N_("Put the missing piece back on {square}.")),
+    (re.compile(r"put a volcano marker on (\w+)"), N_("Put a volcano marker on {square}.")),
+    (re.compile(r"the piece on (\w+) is the wrong one: swap it for the right piece"),
+     N_("The piece on {square} is the wrong one: swap it for the right piece.")),
+]
+
+
+def board_step_text(tr: Translator, step: str) -> str:
+    """One of the referee's steps ("take the piece off d7") in the tablet's language."""
+    for pattern, sentence in BOARD_STEPS:
+        found = pattern.fullmatch(step.strip().rstrip("."))
+        if found:
+            return tr(sentence).format(square=found.group(1), target=found.groups()[-1])
+    return step[:1].upper() + step[1:]  # a step this app does not know yet: as the referee said it
+
+
+def guidance_lines(tr: Translator, guidance: dict[str, list[str]] | None, steps: list[str]) -> list[str]:
+    """What to do to put the board right: the referee's steps in order, else the squares to fix."""
+    if not guidance:
+        return []
+    if steps:
+        return [board_step_text(tr, step) for step in steps]
+    lines = []
+    if guidance["clear"]:
+        lines.append(tr("Take the pieces off: {squares}").format(squares=", ".join(guidance["clear"])))
+    if guidance["fill"]:
+        lines.append(tr("Put pieces back on: {squares}").format(squares=", ".join(guidance["fill"])))
+    return lines
+
+
+def volcano_marker_lines(tr: Translator, steps: list[str], volcanoes: list[str]) -> list[str]:
+    """Where the volcano markers go on the real board (Espionage): the referee's steps, or the squares."""
+    if steps:
+        return [board_step_text(tr, step) for step in steps]
+    if volcanoes:
+        return [tr("Volcano markers go on: {squares}").format(squares=", ".join(volcanoes))]
+    return []
+
+
+def own_key_text(tr: Translator, fingerprint: str | None) -> str:
+    """"Your key: 0412-…", for the player to compare with the referee display ("" without a key)."""
+    if not fingerprint:
+        return ""
+    return tr("Your key: {fingerprint}. The referee display must show the same number for your seat.").format(
+        fingerprint=fingerprint)
+
+
+def seat_keys_text(tr: Translator, fingerprints: dict[str, str]) -> str:
+    """Each paired seat's key on the referee display, with what the family should compare."""
+    if not fingerprints:
+        return ""
+    lines = [tr("Compare each tablet's \"your key\" with its seat's number here: "
+                "a different number means another tablet holds that seat.")]
+    lines += [f"{color_name(tr, seat)}: {fingerprints[seat]}" for seat in ("red", "blue") if seat in fingerprints]
+    return "\n".join(lines)

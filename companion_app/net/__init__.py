@@ -1,0 +1,1 @@
+"""The tablet's link to its referee: the Link interface, MQTT seat/display clients, contract payloads."""

@@ -1,0 +1,171 @@
+"""Turning the MQTT contract's payloads (firmware_bridge.protocol.contract) into the app's table messages.
+
+One place knows both vocabularies: the network links and the in-process table feed their
+contract payloads through `ContractTranslator`, which calls `deliver(kind, payload)`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion_app.i18n.catalog import N_
+from companion_app.net.link import Deliver
+
+# Reply codes the tablet explains itself; others show the referee's message as it is.
+REPLY_NOTICES = {
+    "not-your-turn": N_("It is not your turn."),
+    "wrong-phase": N_("That is not possible at this point of the game."),
+    "board-input": N_("Moves are made on the board itself."),
+    "no-offer": N_("There is no offer to answer."),
+    # An older referee without the takeback commands.
+    "unsupported": N_("This referee does not take moves back yet."),
+}
+
+
+class ContractTranslator:
+    """Feeds one tablet (seat) or one referee display (seat None) from contract payloads."""
+
+    def __init__(self, deliver: Deliver, seat: str | None) -> None:
+        self.deliver = deliver
+        self.seat = seat
+        self.contract_phase: str | None = None
+        self.my_setup: dict[str, str] | None = None
+        self.board_check: dict[str, Any] | None = None
+        self.ply = 0
+        self.moved = False  # a move was played in this game (a takeback to ply 0 is not the setup)
+        self.game_id: str | None = None
+
+    def info(self, info: dict[str, Any]) -> None:
+        """The board's retained info: its name and variant."""
+        self.deliver("info", {"variant": info.get("variant"), "board": info.get("board"),
+                              "name": info.get("name") or info.get("board")})
+
+    def pairing(self, reply: dict[str, Any]) -> None:
+        """A pairing reply: a challenge, the granted seat, or a refusal."""
+        status = reply.get("status")
+        if status == "granted":
+            self.seat = reply.get("seat")
+            self.deliver("phase", {"phase": "setup", "seat": self.seat})
+            # When the seat's snapshot came first (a tablet back in a running game), its phase stands.
+            self._phase()
+        elif status == "challenge":
+            self.deliver("pairing", {"square": reply.get("square"), "method": reply.get("method")})
+        else:
+            self.deliver("pairing", {"message": reply.get("message", "")})
+
+    def _follow_game(self, game_id: Any) -> None:
+        if isinstance(game_id, str) and game_id != self.game_id:
+            if self.game_id is not None:  # not the first snapshot: a new game at this table
+                self.my_setup, self.ply, self.board_check, self.moved = None, 0, None, False
+                self.deliver("new_game", {})
+            self.game_id = game_id
+
+    def seat_state(self, state: dict[str, Any]) -> None:
+        """The decrypted snapshot of our seat."""
+        self._follow_game(state.get("game"))
+        self.contract_phase = state.get("phase")
+        setup = state.get("setup")
+        if setup and setup != self.my_setup:
+            self.my_setup = dict(setup)
+            self.deliver("setup_accepted", {"setup": setup})
+        if state.get("view"):
+            self.ply = state["view"].get("ply", 0)
+            self.moved = self.moved or self.ply > 0
+            self.deliver("view", state["view"])
+        self._phase()
+
+    def public_state(self, state: dict[str, Any]) -> None:
+        """The public snapshot: seats, clocks, draw offer, board check (and the view for displays)."""
+        seats = state.get("seats") or {}
+        self.deliver("connection", {c: "online" if s.get("online") else "offline"
+                                    for c, s in seats.items() if isinstance(s, dict)})
+        self.deliver("setup_status", {"status": {
+            c: "ready" if s.get("setup_ready") else "waiting"
+            for c, s in seats.items() if isinstance(s, dict)}})
+        # Each granted tablet key's fingerprint, for the family to compare with the tablets'.
+        self.deliver("fingerprints", {c: s.get("key_fingerprint") for c, s in seats.items()
+                                      if isinstance(s, dict) and isinstance(s.get("key_fingerprint"), str)})
+        clocks = state.get("clocks")
+        if clocks:
+            self.deliver("clocks", clocks)
+        self.deliver("draw_offer", {"from": state.get("draw_offer")})
+        self.deliver("takeback_request", {"from": state.get("takeback_offer")})
+        if isinstance(state.get("volcanoes"), list):  # Espionage: known from the game's creation
+            markers = state.get("volcano_markers")
+            steps = markers.get("instructions") if isinstance(markers, dict) else None
+            self.deliver("volcanoes", {"squares": state["volcanoes"],
+                                       "instructions": steps if isinstance(steps, list) else []})
+        self.board_check = state.get("board_check")
+        # The referee sends a board check only while a board (sensors) is attached.
+        self.deliver("connection", {"board": "online" if self.board_check is not None else "offline"})
+        if self.seat is None:
+            self._follow_game(state.get("game"))
+            self.contract_phase = state.get("phase")
+            if state.get("view"):
+                self.ply = state["view"].get("ply", 0)
+                self.deliver("view", state["view"])
+        self._guidance()
+        self._phase()
+
+    def events(self, message: dict[str, Any]) -> None:
+        """One ruling's events (already redacted for us by the referee)."""
+        for event in message.get("events", ()):
+            if isinstance(event, dict):
+                self.deliver("event", event)
+
+    def reply(self, reply: dict[str, Any]) -> None:
+        """The answer to one of our commands."""
+        if reply.get("ok"):
+            return
+        code = reply.get("code") or ""
+        message = reply.get("message", "")
+        if code == "invalid-setup":
+            self.deliver("setup_status", {"errors": [message]})
+        elif code == "illegal":
+            # The referee says "rule: message" (e.g. "two-squares: ...") for a move from a tablet.
+            rule, _, text = message.partition(": ")
+            if rule in ("movement", "turn", "two-squares", "more-squares", "game-over"):
+                self.deliver("refusal", {"rule": rule, "message": text, "move": reply.get("move", "")})
+            else:  # not about a move, e.g. "there is no move to take back"
+                self.deliver("notice", {"text": message, "code": code, "known": None})
+        else:
+            self.deliver("notice", {"text": message, "code": code,
+                                    "known": REPLY_NOTICES.get(code)})
+
+    def connection(self, name: str, online: bool) -> None:
+        """A link came up or went down (the referee, or this app's own broker link)."""
+        self.deliver("connection", {name: "online" if online else "offline"})
+
+    # -- derived ------------------------------------------------------------------------------
+    def _guidance(self) -> None:
+        check = self.board_check or {}
+        mismatch = check and not check.get("matches", True)
+        # The referee names squares to fill/clear ("missing"/"extra" in the first contract draft).
+        fill = list(check.get("fill", check.get("missing", ()))) if check else []
+        clear = list(check.get("clear", check.get("extra", ()))) if check else []
+        if self.my_setup is not None:
+            missing = set(fill) if check else set(self.my_setup)
+            self.deliver("placement", {"sensed": [sq for sq in self.my_setup if sq not in missing]})
+        in_game = self.contract_phase == "playing" and (self.moved or self.seat is None)
+        if mismatch and in_game:
+            steps = check.get("steps")
+            self.deliver("guidance", {"clear": clear, "fill": fill,
+                                      "steps": steps if isinstance(steps, list) else []})
+        else:
+            self.deliver("guidance", {})
+
+    def _phase(self) -> None:
+        phase = self.contract_phase
+        if phase is None:
+            return
+        if self.seat is None:
+            app_phase = {"setup": "setup", "playing": "game", "over": "over"}[phase]
+        elif phase == "setup":
+            app_phase = "placing" if self.my_setup else "setup"
+        elif phase == "playing":
+            check = self.board_check or {}
+            placing = not self.moved and check and not check.get("matches", True)
+            app_phase = "placing" if placing else "game"
+        else:
+            app_phase = "over"
+        self.deliver("phase", {"phase": app_phase})

@@ -1,0 +1,284 @@
+"""The network adapter: firmware_bridge.protocol.client's SeatClient/DisplayClient behind the app's Link.
+
+paho calls back on its own thread; every callback here only hands its payload to Kivy's
+clock (`to_ui_thread`), and the contract translation runs on the UI thread.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+from urllib.parse import urlsplit
+
+from companion_app.model.setup_model import app_home
+from companion_app.net.contract_adapter import ContractTranslator
+from companion_app.net.link import Link, to_ui_thread
+
+
+def split_address(address: str) -> tuple[str, str]:
+    """"mqtt://host:1883/kitchen" -> ("mqtt://host:1883", "kitchen"); the board defaults to "board1"."""
+    address = address.strip()
+    if "://" not in address:
+        address = "mqtt://" + address
+    parts = urlsplit(address)
+    board = parts.path.strip("/") or "board1"
+    return f"{parts.scheme}://{parts.netloc}", board
+
+
+class _NetworkLink(Link):
+    """What seat and display links share: the UI-thread handoff and the connection light."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__()
+        self.broker, self.board = split_address(address)
+        self.client: Any = None
+        self.adapter: ContractTranslator | None = None
+        self._poll = None
+        self._ui: Any = None
+        self._was_connected: bool | None = None
+
+    def _to_ui(self, method: str):
+        """A callback for the network thread that runs adapter.<method>(payload) on the UI thread."""
+        assert self._ui is not None
+        ui = self._ui
+        return lambda payload: ui(method, payload)
+
+    def _run(self, method: str, payload: dict[str, Any]) -> None:
+        if self.adapter is not None and self._deliver is not None:
+            getattr(self.adapter, method)(payload)
+
+    def _start_polling(self) -> None:
+        from kivy.clock import Clock
+
+        self._poll = Clock.schedule_interval(self._check_connection, 0.5)
+
+    def _check_connection(self, _dt: float) -> None:
+        # The referee is reachable when our broker link is up and its presence says online.
+        connected = self.client.link.connected.is_set() and getattr(self, "referee_online", True)
+        if connected != self._was_connected and self.adapter is not None:
+            self._was_connected = connected
+            self.adapter.connection("referee", connected)
+
+    def close(self) -> None:
+        """Stop the client and the polling."""
+        if self._poll is not None:
+            self._poll.cancel()
+        if self.client is not None:
+            self.client.stop()
+        super().close()
+
+
+class SeatLink(_NetworkLink):
+    """A player's tablet over MQTT."""
+
+    def __init__(self, address: str, seat: str, credentials_path: str | None = None) -> None:
+        super().__init__(address)
+        self.seat = seat
+        self.credentials_path = credentials_path
+
+    def open(self, deliver) -> None:
+        """Connect, pair (unless this tablet already holds the seat) and start delivering."""
+        from firmware_bridge.protocol.client import SeatClient
+
+        super().open(deliver)
+        self.adapter = ContractTranslator(deliver, self.seat)
+        self._ui = to_ui_thread(self._run)
+        path = self.credentials_path or str(app_home() / f"seat-{self.board}-{self.seat}.json")
+        client = SeatClient(self.broker, self.board, credentials_path=path, name=self.seat)
+        client.on_pairing = self._to_ui("pairing")
+        client.on_state = self._to_ui("seat_state")
+        client.on_events = self._to_ui("events")
+        client.on_reply = self._to_ui("reply")
+        client.on_public_state = self._to_ui("public_state")
+        client.link.subscribe(client.topics.info, self._info_handler(client))
+        client.link.subscribe(client.topics.presence("referee"), self._referee_presence)
+        self.client = client
+        deliver("my_fingerprint", {"fingerprint": getattr(client, "fingerprint", None)})
+        self._info_seen = False
+        self._granted = False
+        client.start(wait=None)
+        # A stored seat counts only once the referee's announcement shows the same key.
+        self._asked = not (client.paired and client.seat == self.seat)
+        if self._asked:
+            client.pair(self.seat)
+        self._start_polling()
+
+    def _check_connection(self, dt: float) -> None:
+        super()._check_connection(dt)
+        client = self.client
+        if (self._info_seen and not self._granted and not self._asked and client.paired
+                and self.adapter is not None):
+            self._granted = True
+            self.adapter.pairing({"status": "granted", "seat": self.seat})
+        # A tablet paired with an earlier referee (its key changed: a new Pi, a wiped journal)
+        # loses the seat; it asks again, and the player sees the pairing screen.
+        if not client.paired and not self._asked and client.referee_key:
+            self._asked = True
+            client.pair(self.seat)
+            if self.adapter is not None:
+                self.adapter.deliver("phase", {"phase": "pairing"})
+
+    def _referee_presence(self, topic: str, raw: bytes) -> None:
+        # Network thread: only remember it; the UI-thread poll shows it.
+        from firmware_bridge.protocol import contract
+
+        with contextlib.suppress(contract.ContractError):
+            self.referee_online = bool(contract.decode("presence", raw)["online"])
+
+    def _info_handler(self, client):
+        # SeatClient keeps its own info handler for the key; this one only forwards the variant.
+        original = client._on_info
+
+        def both(topic: str, raw: bytes) -> None:
+            original(topic, raw)
+            self._info_seen = True
+            from firmware_bridge.protocol import contract
+
+            with contextlib.suppress(contract.ContractError):
+                self._ui("info", contract.decode("info", raw))
+
+        return both
+
+    def send(self, command: str, payload: dict[str, Any] | None = None) -> None:
+        """Send an app command as the contract's command."""
+        payload = payload or {}
+        client = self.client
+        if client is None:
+            return
+        if command == "pair" and payload.get("code"):
+            client.send_code(payload["code"])
+        elif command == "setup":
+            client.setup(payload["setup"])
+        elif command == "draw_offer":
+            client.offer_draw()
+        elif command == "draw_answer":
+            (client.accept_draw if payload.get("accept") else client.decline_draw)()
+        elif command == "resign":
+            client.resign()
+        elif command == "move":
+            client.move(payload["move"])
+        elif command == "new_game":
+            client.new_game()
+        elif command == "resync":
+            client.hello("manual")
+        elif command == "takeback_request":
+            client.offer_takeback()
+        elif command == "takeback_answer":
+            (client.accept_takeback if payload.get("accept") else client.decline_takeback)()
+
+
+class DisplayLink(_NetworkLink):
+    """The public referee display over MQTT."""
+
+    def open(self, deliver) -> None:
+        """Connect and start delivering the public state and events."""
+        from firmware_bridge.protocol.client import DisplayClient
+
+        super().open(deliver)
+        self.adapter = ContractTranslator(deliver, None)
+        self._ui = to_ui_thread(self._run)
+        client = DisplayClient(self.broker, self.board)
+        client.on_state = self._to_ui("public_state")
+        client.on_events = self._to_ui("events")
+        self.client = client
+        client.start(wait=None)
+        self._start_polling()
+
+    def _check_connection(self, _dt: float) -> None:
+        online = self.client.link.connected.is_set() and self.client.referee_online
+        if online != self._was_connected and self.adapter is not None:
+            self._was_connected = online
+            self.adapter.connection("referee", online)
+        if self.client.info and self.adapter is not None and not getattr(self, "_info_sent", False):
+            self._info_sent = True
+            self.adapter.info(self.client.info)
+
+    def send(self, command: str, payload: dict[str, Any] | None = None) -> None:
+        """The display sends nothing but resync requests."""
+        if command == "resync" and self.client is not None:
+            self.client.hello("manual")
+
+
+class OverviewLink(_NetworkLink):
+    """The arbiter's overview over MQTT: the public state of every board on the hall broker."""
+
+    def open(self, deliver) -> None:
+        """Connect and deliver each board's public state."""
+        from firmware_bridge.protocol.client import OverviewClient
+
+        super().open(deliver)
+        self.adapter = ContractTranslator(deliver, None)
+        self._ui = to_ui_thread(self._forward)
+        client = OverviewClient(self.broker)
+        client.on_state = lambda state: self._ui("board_state", state)
+        self.client = client
+        client.start(wait=None)
+        self._start_polling()
+
+    def _forward(self, kind: str, payload: dict[str, Any]) -> None:
+        if self._deliver is not None:
+            self._deliver(kind, payload)
+
+    def send(self, command: str, payload: dict[str, Any] | None = None) -> None:
+        """The overview sends nothing."""
+
+
+class BoardFinder:
+    """Looks for boards announced by zeroconf (``_arbiter._tcp``) while the board list is shown.
+
+    Browsing runs on its own thread; each board found is handed to `found(title, address)` on
+    the Kivy thread.
+    """
+
+    def __init__(self, found, interval: float = 5.0) -> None:
+        import threading
+
+        self.found = found
+        self.interval = interval
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start looking (again)."""
+        import threading
+
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="board-finder", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop looking."""
+        self._stop.set()
+
+    def _run(self) -> None:
+        from kivy.clock import Clock
+
+        try:
+            from firmware_bridge.protocol.discovery import discover
+        except ImportError:  # zeroconf not installed: typing the address still works
+            return
+        while not self._stop.is_set():
+            try:
+                boards = discover(timeout=2.0)
+            except Exception:  # no multicast on this network: typing the address still works
+                boards = []
+            for board in boards:
+                title = board.title or board.board
+                address = f"{board.broker_url}/{board.board}"
+                Clock.schedule_once(lambda _dt, t=title, a=address: self.found(t, a), 0)
+            self._stop.wait(self.interval)
+
+
+def network_link_factory(credentials_path: str | None = None):
+    """A link factory for TabletRoot: seat None makes a referee display."""
+
+    def make(address: str, seat: str | None) -> Link:
+        if seat == "overview":
+            return OverviewLink(address)
+        if seat is None:
+            return DisplayLink(address)
+        return SeatLink(address, seat, credentials_path)
+
+    return make

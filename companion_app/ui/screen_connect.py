@@ -1,0 +1,157 @@
+"""Finding the board (zeroconf or a typed address), choosing a seat, and pairing at the board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.textinput import TextInput
+
+from companion_app.i18n.texts import own_key_text
+from companion_app.model.table import TableState
+from companion_app.ui.widgets import BigButton, FitLabel, WrapLabel
+
+
+def scrolling(box: BoxLayout) -> ScrollView:
+    """A column that scrolls when the window is shorter than its content (a phone held sideways)."""
+    box.size_hint_y = None
+    box.bind(minimum_height=box.setter("height"))
+    view = ScrollView(do_scroll_x=False)
+    view.add_widget(box)
+    return view
+
+
+class ConnectScreen(Screen):
+    """Boards found on the network, an address field, and the seat to take."""
+
+    def __init__(self, root, **kwargs: Any):
+        super().__init__(name="connect", **kwargs)
+        self.root_app = root
+        box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(10))
+        self.title = FitLabel(font_size=sp(30), bold=True, size_hint_y=None, height=dp(56))
+        self.found_label = WrapLabel(font_size=sp(18))
+        self.found_box = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
+        self.found_box.bind(minimum_height=self.found_box.setter("height"))
+        self.address_label = WrapLabel(font_size=sp(18))
+        self.address = TextInput(multiline=False, font_size=sp(22), size_hint_y=None,
+                                 height=dp(56), text=root.default_address)
+        seats = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(10))
+        self.seat_buttons = {}
+        for seat, role in (("red", "danger"), ("blue", "normal"), ("display", "normal")):
+            button = BigButton(role=role, height=dp(64))
+            if seat == "blue":
+                button.background_color = (0.16, 0.33, 0.75, 1)
+            button.bind(on_release=lambda _b, s=seat: self.choose(s))
+            self.seat_buttons[seat] = button
+            seats.add_widget(button)
+        self.overview_button = BigButton()
+        self.overview_button.bind(on_release=lambda *_: self.choose("overview"))
+        self.error = WrapLabel(font_size=sp(17), color=(1, 0.55, 0.5, 1))
+        for w in (self.title, self.found_label, self.found_box, self.address_label, self.address,
+                  seats, self.overview_button, self.error):
+            box.add_widget(w)
+        self.add_widget(scrolling(box))
+        self.found: dict[str, str] = {}
+        self.finder = None
+
+    def on_enter(self, *_: Any) -> None:
+        """Look for boards on the network while this screen shows (needs the network layer)."""
+        if self.root_app.link_factory is None or not self.root_app.find_boards:
+            return
+        if self.finder is None:
+            from companion_app.net.network import BoardFinder
+
+            self.finder = BoardFinder(self.add_found)
+        self.finder.start()
+
+    def on_leave(self, *_: Any) -> None:
+        """Stop looking once a board was chosen."""
+        if self.finder is not None:
+            self.finder.stop()
+
+    def add_found(self, name: str, address: str) -> None:
+        """A board announced itself on the network (called on the UI thread)."""
+        if self.found.get(name) == address:
+            return
+        self.found[name] = address
+        button = BigButton(text=f"{name}  ({address})")
+        button.bind(on_release=lambda *_: setattr(self.address, "text", address))
+        self.found_box.add_widget(button)
+        self.refresh(self.root_app.state)
+
+    def choose(self, seat: str) -> None:
+        """Connect to the typed board and ask for a seat (or watch as the referee display)."""
+        address = self.address.text.strip()
+        if not address:
+            self.error.text = self.root_app.tr("Type the board's address first.")
+            return
+        try:
+            self.root_app.connect(address, None if seat == "display" else seat)
+        except (OSError, ValueError) as exc:
+            self.error.text = self.root_app.tr("Cannot connect: {reason}").format(reason=exc)
+
+    def refresh(self, state: TableState) -> None:
+        """Texts in the current language."""
+        tr = self.root_app.tr
+        if self.finder is None and self.manager is not None and self.manager.current == self.name:
+            self.on_enter()
+        self.title.text = tr("Find your board")
+        self.found_label.text = (tr("Boards on this network:") if self.found
+                                 else tr("Looking for boards on this network..."))
+        self.address_label.text = tr("Or type the board's address:")
+        self.address.hint_text = "mqtt://192.168.1.20:1883/kitchen"
+        self.seat_buttons["red"].text = tr("Play Red")
+        self.seat_buttons["blue"].text = tr("Play Blue")
+        self.seat_buttons["display"].text = tr("Referee display")
+        self.overview_button.text = tr("Arbiter's overview of all boards on this broker")
+
+
+class PairingScreen(Screen):
+    """Proving you sit at the board: put a piece on the named square, or type the code."""
+
+    def __init__(self, root, **kwargs: Any):
+        super().__init__(name="pairing", **kwargs)
+        self.root_app = root
+        box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(10))
+        self.title = FitLabel(font_size=sp(28), bold=True, size_hint_y=None, height=dp(50))
+        self.instruction = WrapLabel(font_size=sp(22), halign="center")
+        self.square = FitLabel(font_size=sp(72), bold=True, size_hint_y=None, height=dp(96))
+        self.code_label = WrapLabel(font_size=sp(17), halign="center")
+        self.code = TextInput(multiline=False, font_size=sp(28), size_hint_y=None, height=dp(60),
+                              input_filter="int")
+        self.send_code = BigButton(role="primary")
+        self.send_code.bind(on_release=lambda *_: self.root_app.command(
+            "pair", {"code": self.code.text.strip()}))
+        self.cancel = BigButton()
+        self.cancel.bind(on_release=lambda *_: self.root_app.disconnect())
+        self.message = WrapLabel(font_size=sp(17), halign="center")
+        self.key_label = WrapLabel(font_size=sp(14), halign="center", color=(0.75, 0.77, 0.8, 1))
+        code_row = BoxLayout(size_hint_y=None, height=dp(60), spacing=dp(8))
+        self.send_code.size_hint_x = 0.4
+        code_row.add_widget(self.code)
+        code_row.add_widget(self.send_code)
+        for w in (self.title, self.instruction, self.square, self.message, self.code_label, code_row,
+                  self.cancel, self.key_label):
+            box.add_widget(w)
+        self.add_widget(scrolling(box))
+
+    def refresh(self, state: TableState) -> None:
+        """Show the challenge the referee chose."""
+        tr = self.root_app.tr
+        pairing = state.pairing or {}
+        self.title.text = tr("Take your seat")
+        square = pairing.get("square")
+        if square:
+            self.instruction.text = tr("Put any piece on this square of the board:")
+            self.square.text = square
+        else:
+            self.instruction.text = tr("Waiting for the referee...")
+            self.square.text = ""
+        self.code_label.text = tr("No board attached? Type the code the referee display shows:")
+        self.send_code.text = tr("Send code")
+        self.cancel.text = tr("Back")
+        self.message.text = str(pairing.get("message", ""))
+        self.key_label.text = own_key_text(tr, state.my_fingerprint)

@@ -1,0 +1,1 @@
+"""Reading the physical board: sensor sources, stable snapshots, move recognition, guidance."""

@@ -1,0 +1,1 @@
+"""The wire protocol the referee, the tablets and the display share: contract, crypto, MQTT link, clients, discovery."""

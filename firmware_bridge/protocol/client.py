@@ -1,0 +1,398 @@
+"""The client library the apps use: a player's seat and the public referee display. Pure paho.
+
+Interface (stable; the Kivy app codes against it)::
+
+    from firmware_bridge.protocol.client import SeatClient, DisplayClient, OverviewClient
+
+    seat = SeatClient("mqtt://192.168.1.20:1883", board="board1",   # or mqtts://host:8883
+                      credentials_path="~/.arbiter/board1.json",  # None: keep in memory only
+                      name="Anna", ca_file=None)                  # CA bundle for mqtts://
+    seat.on_pairing = lambda reply: ...    # {"status": "challenge", "method": "square", "square": "e5"}
+                                           # {"status": "challenge", "method": "code"}  -> seat.send_code("123456")
+                                           # {"status": "granted", "seat": "red"} / {"status": "refused", "message": ...}
+    seat.on_state = lambda state: ...      # decrypted seat snapshot, see below
+    seat.on_events = lambda events: ...    # {"seat", "game", "seq", "events": [redacted event dicts]}
+    seat.on_reply = lambda reply: ...      # {"id", "ok", "code", "message", "seq"} for our commands
+    seat.on_public_state = lambda s: ...   # the public "state" payload (clocks, seats, draw offer)
+    seat.start()                           # connects in the background; reconnects by itself
+    seat.pair("red")                       # ask for the seat; not needed once paired (credentials file)
+    seat.move("a4-a5"); seat.setup({"a1": "flag", ...}); seat.resign()
+    seat.offer_draw(); seat.accept_draw(); seat.decline_draw()
+    seat.new_game()                        # or new_game(moves_per_turn=1): Espionage's one-move option
+    seat.offer_takeback(); seat.accept_takeback(); seat.decline_takeback()
+    seat.state, seat.view, seat.seq, seat.seat, seat.paired, seat.public_state
+    seat.fingerprint                       # this tablet's key, "1234-5678-9012-3456": compare it with
+                                           # public_state["seats"][seat]["key_fingerprint"] on the display
+    seat.wait(lambda c: c.seq >= 3, timeout=5.0)   # for scripts and tests
+    seat.stop()
+
+    display = DisplayClient(url, "board1")     # the public referee display: on_state, on_events,
+    display.start()                            # .state, .info, .referee_online, .seq
+    hall = OverviewClient(url)                 # every board on a hall broker: .boards {name: state}
+
+Decrypted seat snapshot (``on_state``): ``{"v": 1, "seat": "red", "game": "7f3a...", "seq": 12,
+"phase": "setup"|"playing"|"over", "view": PlayerView.to_dict() or None before the game,
+"setup": own submitted setup or None, "last_counter": int}``.
+Public state (``DisplayClient.on_state``): ``{"board", "game", "seq", "phase", "view" (public
+view), "seats": {"red": {"paired": bool, "online": bool, "setup_ready": bool, "name": str,
+"key_fingerprint": "1234-5678-9012-3456" or None}, ...},
+"clocks": {"red": seconds, "blue": seconds, "game": seconds or None, "running": color or None}
+or None, "draw_offer": color or None, "takeback_offer": color or None, "variant": name,
+"moves_per_turn": 1 or 2, "volcanoes": [squares], "volcano_markers": {"squares": [...],
+"sensed": bool or None, "instructions": ["put a volcano marker on d5", ...]} or None,
+"board_check": None without a board, else {"matches": bool, "reading": bool (moves are read
+again), "clear": [squares to take a piece off], "fill": [squares that need a piece or a volcano
+marker], "wrong": [squares holding the wrong piece], "reason": "setup" | "after-battle" |
+"restore" | "unexpected" | None, "steps": ["take the piece off d7", ...]}}`` (docs/mqtt.md).
+
+Callbacks run on the MQTT network thread: a Kivy app wraps them in ``Clock.schedule_once``.
+Every command method returns the command id; the reply arrives via ``on_reply`` with that id.
+Unanswered commands are resent unchanged after a reconnect, when the referee comes back online
+and every 2 s; the referee applies each exactly once and answers a resend with the first reply.
+Consistency: on connect and on any gap in ``seq`` the client publishes ``hello`` and the referee
+republishes every snapshot, so ``state`` is never older than the last event seen.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from nacl.public import PrivateKey
+
+from firmware_bridge.protocol import contract, crypto
+from firmware_bridge.protocol.mqtt_link import BrokerURL
+from firmware_bridge.protocol.public_client import DisplayClient, OverviewClient, SequencedClient
+
+__all__ = ["DisplayClient", "OverviewClient", "SeatClient"]
+
+log = logging.getLogger(__name__)
+Callback = Callable[[dict], None] | None
+
+
+class SeatClient(SequencedClient):
+    """A player's tablet: pairing, decrypted private snapshots and events, authenticated commands."""
+
+    role = "seat"
+
+    def __init__(self, broker_url: str | BrokerURL, board: str, *, credentials_path: str | None = None,
+                 client_id: str | None = None, name: str = "", ca_file: str | None = None) -> None:
+        self._path = Path(credentials_path).expanduser() if credentials_path else None
+        saved = self._load()
+        if saved.get("broker_username"):
+            url = BrokerURL.parse(broker_url) if isinstance(broker_url, str) else broker_url
+            broker_url = url.with_credentials(saved["broker_username"], saved.get("broker_password"))
+        self._account = (saved.get("broker_username"), saved.get("broker_password"))
+        super().__init__(broker_url, board, client_id or saved.get("client_id"), ca_file)
+        self.name = name
+        self.key = crypto.private_key_from_text(saved["key"]) if "key" in saved else PrivateKey.generate()
+        self.seat: str | None = saved.get("seat")
+        self.referee_key: str | None = saved.get("referee_key")
+        self._counter = int(saved.get("counter", 0))
+        self.state: dict | None = None
+        self.public_state: dict | None = None
+        self.last_pairing: dict | None = None
+        self.replies: dict[str, dict] = {}
+        self.on_state: Callback = None
+        self.on_events: Callback = None
+        self.on_reply: Callback = None
+        self.on_pairing: Callback = None
+        self.on_public_state: Callback = None
+        self._channel: crypto.Channel | None = None
+        self._pending: dict[str, tuple[str, bytes]] = {}  # command id -> (topic, envelope)
+        self._sent_at: dict[str, float] = {}
+        self.resend_after = 2.0  # seconds without a reply before a command goes again
+        self._resender = threading.Thread(target=self._resend_loop, name="seat-resend", daemon=True)
+        self._stopped = threading.Event()
+        self._wanted_seat: str | None = None
+        self.link.subscribe(self.topics.info, self._on_info)
+        self.link.subscribe(self.topics.state, self._on_public_state)
+        self.link.subscribe(self.topics.pair_reply(self.client_id), self._on_pair_reply)
+        if self.seat and self.referee_key:
+            self._open_seat()
+
+    # -- what the app reads ------------------------------------------------------------------
+    @property
+    def paired(self) -> bool:
+        """True once the referee granted a seat to this tablet's key."""
+        return self._channel is not None
+
+    @property
+    def fingerprint(self) -> str:
+        """This tablet's key fingerprint ("1234-5678-9012-3456"), to compare with the referee display's."""
+        return crypto.fingerprint(self.key.public_key)
+
+    @property
+    def view(self) -> dict | None:
+        """The latest decrypted PlayerView dict (None before the game starts)."""
+        return self.state["view"] if self.state else None
+
+        self._wanted_seat: str | None = None
+    # -- pairing -----------------------------------------------------------------------------
+    def pair(self, seat: str) -> None:
+        """Ask the referee for ``seat``; the answer comes through ``on_pairing``."""
+        contract.check_seat(seat)
+        with self._lock:
+            self._wanted_seat = seat
+            self.last_pairing = None
+            if self.referee_key:
+                self._send_pair_request()
+
+    def send_code(self, code: str) -> None:
+        """Answer a ``method: code`` challenge with the digits the referee shows."""
+        if not self.referee_key:
+            raise RuntimeError("the referee's key is not known yet")
+        channel = crypto.Channel(self.key, crypto.public_key_from_text(self.referee_key))
+        topic = self.topics.pair_code(self.client_id)
+        body = contract.validate("pair_code", {"v": 1, "code": code.strip()})
+        self.link.publish(topic, channel.seal({"topic": topic}, body))
+
+    def _send_pair_request(self) -> None:
+        request = contract.validate("pair_request", {
+            "v": 1, "client": self.client_id, "seat": self._wanted_seat,
+            "key": crypto.key_to_text(self.key.public_key), "name": self.name[:40]})
+        referee = crypto.public_key_from_text(self.referee_key or "")
+        self.link.publish(self.topics.pair_request, crypto.seal_anonymous(referee, request))
+
+    def _on_info(self, topic: str, raw: bytes) -> None:
+        info = contract.decode("info", raw)
+        with self._lock:
+            if self.referee_key and info["referee_key"] != self.referee_key and self.paired:
+                log.warning("referee key changed: this tablet must pair again")
+                self._channel = None
+                self.seat = None
+            first = self.referee_key is None
+            self.referee_key = info["referee_key"]
+            if first and self._wanted_seat and not self.paired:
+                self._send_pair_request()
+        self._notify()
+
+    def _on_pair_reply(self, topic: str, raw: bytes) -> None:
+        if not self.referee_key:
+            return
+        channel = crypto.Channel(self.key, crypto.public_key_from_text(self.referee_key))
+        try:
+            _, body = channel.open(raw, expect={"topic": topic})
+            reply = contract.validate("pair_reply", body)
+        except (crypto.CryptoError, contract.ContractError) as error:
+            log.warning("ignored a pairing reply: %s", error)
+            return
+        with self._lock:
+            self.last_pairing = reply
+            if reply["status"] == "granted":
+                self.seat = reply["seat"]
+                self._wanted_seat = None
+                account = (reply.get("broker_username"), reply.get("broker_password"))
+                self._open_seat()
+                if account[0] and account != self._account:
+                    # The seat account may read the seat's topics: reconnect with it.
+                    self._account = account
+                    self.link.reconnect_as(account[0], account[1] or "")
+                else:
+                    self.hello("connect")
+                self._save()
+        if self.on_pairing:
+            self.on_pairing(reply)
+        self._notify()
+
+    def _open_seat(self) -> None:
+        assert self.seat and self.referee_key
+        self._channel = crypto.Channel(self.key, crypto.public_key_from_text(self.referee_key))
+        self.link.subscribe(self.topics.seat_state(self.seat), self._on_seat_state)
+        self.link.subscribe(self.topics.seat_events(self.seat), self._on_seat_events)
+        self.link.subscribe(self.topics.seat_reply(self.seat), self._on_seat_reply)
+
+    # -- incoming ----------------------------------------------------------------------------
+    def _open(self, topic: str, raw: bytes, kind: str) -> tuple[dict, dict] | None:
+        channel = self._channel
+        if channel is None:
+            return None
+        try:
+            header, body = channel.open(raw, expect={"topic": topic})
+            return header, contract.validate(kind, body)
+        except (crypto.CryptoError, contract.ContractError) as error:
+            log.warning("ignored a message on %s: %s", topic, error)
+            return None
+
+    def _on_seat_state(self, topic: str, raw: bytes) -> None:
+        opened = self._open(topic, raw, "seat_state")
+        if not opened:
+            return
+        header, state = opened
+        if header.get("game") != state["game"] or header.get("seq") != state["seq"]:
+            return
+        with self._lock:
+            current = self._stream.snapshot_is_current(state["game"], state["seq"])
+            if current:
+                self.state = state
+                self._counter = max(self._counter, state.get("last_counter", 0))
+        if current:
+            if self.on_state:
+                self.on_state(state)
+            self._notify()
+
+    def _on_seat_events(self, topic: str, raw: bytes) -> None:
+        opened = self._open(topic, raw, "seat_events")
+        if not opened:
+            return
+        header, events = opened
+        if header.get("game") != events["game"] or header.get("seq") != events["seq"]:
+            return
+        self._events_arrived(events, self.on_events)
+
+    def _on_seat_reply(self, topic: str, raw: bytes) -> None:
+        opened = self._open(topic, raw, "reply")
+        if not opened:
+            return
+        reply = opened[1]
+        with self._lock:
+            if reply["id"] not in self._pending and reply["id"] not in self.replies:
+                return
+            self._pending.pop(reply["id"], None)
+            self._sent_at.pop(reply["id"], None)
+            self.replies[reply["id"]] = reply
+        if self.on_reply:
+            self.on_reply(reply)
+        self._notify()
+
+    def _on_public_state(self, topic: str, raw: bytes) -> None:
+        self.public_state = contract.decode("state", raw)
+        if self.on_public_state:
+            self.on_public_state(self.public_state)
+        self._notify()
+
+    def _referee_back(self) -> None:
+        # Commands sent while the referee was down (or whose reply was lost) go again, unchanged.
+        with self._lock:
+            pending = list(self._pending.values())
+        for topic, envelope in pending:
+            self.link.publish(topic, envelope)
+
+    def _announce(self) -> None:
+        super()._announce()
+        with self._lock:
+            if self._wanted_seat and self.referee_key and not self.paired and not self.last_pairing:
+                self._send_pair_request()
+            pending = list(self._pending.values())
+        for topic, envelope in pending:  # resent unchanged: the referee answers it once
+            self.link.publish(topic, envelope)
+
+    # -- commands ----------------------------------------------------------------------------
+    def command(self, command_type: str, **args: Any) -> str:
+        """Send an authenticated command; return its id (the reply comes via ``on_reply``)."""
+        with self._lock:
+            if not self._channel or not self.seat:
+                raise RuntimeError("this tablet has no seat yet: pair first")
+            # Counters only grow, even across app restarts without the credentials file.
+            self._counter = max(self._counter + 1, time.time_ns() // 1000)
+            command_id = uuid.uuid4().hex
+            body = contract.command(self.seat, command_id, self._counter, command_type, **args)
+            topic = self.topics.seat_command(self.seat)
+            envelope = self._channel.seal({"topic": topic, "seat": self.seat,
+                                           "counter": self._counter}, body)
+            self._pending[command_id] = (topic, envelope)
+            self._sent_at[command_id] = time.monotonic()
+            self._save()
+        self.link.publish(topic, envelope)
+        return command_id
+
+    def _resend_loop(self) -> None:
+        # A command can fall between a broker restart and the referee's resubscription; the
+        # referee answers a resent command once, so resending is always safe.
+        while not self._stopped.wait(0.5):
+            now = time.monotonic()
+            with self._lock:
+                due = [(i, self._pending[i]) for i, at in self._sent_at.items()
+                       if i in self._pending and now - at >= self.resend_after]
+                for command_id, _ in due:
+                    self._sent_at[command_id] = now
+            for _, (topic, envelope) in due:
+                self.link.publish(topic, envelope)
+
+    def start(self, wait: float | None = 10.0) -> bool:
+        """Connect in the background; unanswered commands are resent every few seconds."""
+        if not self._resender.is_alive():
+            self._resender.start()
+        return super().start(wait)
+
+    def stop(self) -> None:
+        """Stop resending, say offline and disconnect."""
+        self._stopped.set()
+        super().stop()
+
+    def resend(self, command_id: str) -> None:
+        """Send an unanswered command again, unchanged."""
+        with self._lock:
+            topic, envelope = self._pending[command_id]
+        self.link.publish(topic, envelope)
+
+    def move(self, move: str) -> str:
+        """Make a move from the tablet (when the board is not the input)."""
+        return self.command("move", move=move)
+
+    def setup(self, setup: dict[str, str]) -> str:
+        """Submit this seat's hidden setup, ``{"a1": "flag", ...}``."""
+        return self.command("setup", setup=setup)
+
+    def resign(self) -> str:
+        """Resign the game."""
+        return self.command("resign")
+
+    def offer_draw(self) -> str:
+        """Offer a draw."""
+        return self.command("offer_draw")
+
+    def accept_draw(self) -> str:
+        """Accept the opponent's draw offer."""
+        return self.command("accept_draw")
+
+    def decline_draw(self) -> str:
+        """Decline the opponent's draw offer."""
+        return self.command("decline_draw")
+
+    def offer_takeback(self) -> str:
+        """Ask to take the last move back (the opponent must agree)."""
+        return self.command("offer_takeback")
+
+    def accept_takeback(self) -> str:
+        """Agree to the opponent's takeback request: the last move is undone."""
+        return self.command("accept_takeback")
+
+    def decline_takeback(self) -> str:
+        """Refuse the opponent's takeback request."""
+        return self.command("decline_takeback")
+
+    def new_game(self, moves_per_turn: int | None = None) -> str:
+        """Start a new game with the same seats once the game is over.
+
+        moves_per_turn: 1 for Espionage's one-move option, 2 for its standard turns; None keeps
+        the setting of the game just played.
+        """
+        if moves_per_turn is None:
+            return self.command("new_game")
+        return self.command("new_game", moves_per_turn=moves_per_turn)
+
+    # -- credentials -------------------------------------------------------------------------
+    def _load(self) -> dict:
+        if self._path and self._path.exists():
+            return json.loads(self._path.read_text())
+        return {}
+
+    def _save(self) -> None:
+        if not self._path:
+            return
+        data = {"client_id": self.client_id, "key": crypto.key_to_text(self.key), "seat": self.seat,
+                "referee_key": self.referee_key, "counter": self._counter, "board": self.topics.board,
+                "broker_username": self._account[0], "broker_password": self._account[1]}
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self._path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data))
+        os.chmod(tmp, 0o600)
+        tmp.replace(self._path)

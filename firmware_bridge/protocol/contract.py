@@ -1,0 +1,484 @@
+"""The MQTT contract of Arbiter, version 1: topics, payload schemas and their validation.
+
+Both sides import this module: the referee on the Pi and the apps (tablets, the referee display,
+the hall overview). docs/mqtt.md describes the same contract for people.
+
+Topics, all under ``arbiter/v1/<board>/`` (MQTT 3.1.1 features only, QoS 1, clean sessions):
+
+=========================  ========  =======  =============================================
+topic                      retained  writer   payload
+=========================  ========  =======  =============================================
+info                       yes       referee  ``info``: board name, referee public key, variant
+state                      yes       referee  ``state``: public snapshot with ``game`` and ``seq``
+events                     no        referee  ``events``: the public events of one ruling
+errors                     no        referee  ``error``: reply to a message nobody could be named for
+presence/referee           yes       referee  ``presence`` (last will: offline)
+presence/<client>          yes       client   ``presence`` (last will: offline)
+hello                      no        client   ``hello``: "republish your snapshots" (on connect, on a gap)
+pair/request               no        tablet   SealedBox to the referee key, plaintext ``pair_request``
+pair/<client>              no        referee  Box to the tablet key, plaintext ``pair_reply``
+pair/<client>/code         no        tablet   Box to the referee key, plaintext ``pair_code``
+seat/<color>/state         yes       referee  Box to the seat key, plaintext ``seat_state``
+seat/<color>/events        no        referee  Box to the seat key, plaintext ``seat_events``
+seat/<color>/cmd           no        tablet   Box to the referee key, plaintext ``command``
+seat/<color>/reply         no        referee  Box to the seat key, plaintext ``reply``
+=========================  ========  =======  =============================================
+
+Public payloads are compact UTF-8 JSON objects with ``"v": 1``. Private payloads are binary
+envelopes made by :mod:`firmware_bridge.protocol.crypto`: all of the same length, with the topic, game
+and sequence number inside the authenticated plaintext.
+
+Sequence numbers: ``seq`` counts the rulings of one game (1, 2, 3, ...; 0 before the first).
+A snapshot carries the ``seq`` of the last ruling it includes; an event message carries the
+``seq`` of its ruling. A client that sees ``seq`` jump by more than one, or a new ``game``,
+publishes ``hello`` with reason ``"gap"`` and the referee republishes every snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+VERSION = 1
+ROOT = f"arbiter/v{VERSION}"
+SEATS = ("red", "blue")
+QOS = 1
+# Public payloads larger than this are refused before parsing: no legitimate one comes close.
+MAX_PUBLIC_PAYLOAD = 64 * 1024
+BOARD_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+SQUARE_NAME = re.compile(r"^[a-z][1-9][0-9]?$")
+MOVE_TEXT = re.compile(r"^[a-z][1-9][0-9]?-[a-z][1-9][0-9]?$")
+
+COMMAND_TYPES = ("move", "setup", "resign", "offer_draw", "accept_draw", "decline_draw",
+                 "offer_takeback", "accept_takeback", "decline_takeback", "new_game")
+PHASES = ("setup", "playing", "over")
+
+# Error codes of a reply; the message beside them is for people.
+ERROR_CODES = (
+    "malformed",        # not a valid payload of the contract
+    "too-large",        # over the size limit
+    "unauthenticated",  # the envelope does not open with the seat's key
+    "replayed",         # the counter is not newer than the last command of that seat
+    "not-paired",       # the seat has no tablet
+    "wrong-phase",      # e.g. a move before the game started
+    "not-your-turn",
+    "illegal",          # the engine refused it (movement, two-squares, more-squares, ...)
+    "invalid-setup",
+    "no-offer",         # accept/decline without a pending draw or takeback offer
+    "board-input",      # moves come from the physical board here
+    "refused",          # pairing refused (seat taken, wrong code, ...)
+    "invalid-option",   # a game option the variant does not have (moves_per_turn for classic)
+)
+
+
+class ContractError(ValueError):
+    """A payload or topic that breaks the contract; ``code`` is one of ERROR_CODES."""
+
+    def __init__(self, message: str, code: str = "malformed") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def check_board_name(board: str) -> str:
+    """Return ``board`` if it is usable as one topic level, else raise ContractError."""
+    if not BOARD_NAME.match(board):
+        raise ContractError(f"board name {board!r} must be 1-32 letters, digits, '-' or '_'")
+    return board
+
+
+def check_seat(seat: str) -> str:
+    """Return ``seat`` if it names a seat ("red" or "blue"), else raise ContractError."""
+    if seat not in SEATS:
+        raise ContractError(f"seat must be one of {SEATS}, not {seat!r}")
+    return seat
+
+
+@dataclass(frozen=True)
+class Topics:
+    """Every topic of one board."""
+
+    board: str
+
+    def __post_init__(self) -> None:
+        check_board_name(self.board)
+
+    @property
+    def base(self) -> str:
+        """The prefix of every topic of this board."""
+        return f"{ROOT}/{self.board}"
+
+    @property
+    def info(self) -> str:
+        """Retained referee info (public key, variant)."""
+        return f"{self.base}/info"
+
+    @property
+    def state(self) -> str:
+        """Retained public snapshot."""
+        return f"{self.base}/state"
+
+    @property
+    def events(self) -> str:
+        """Public event stream."""
+        return f"{self.base}/events"
+
+    @property
+    def errors(self) -> str:
+        """Errors about messages that could not be attributed to a seat."""
+        return f"{self.base}/errors"
+
+    @property
+    def hello(self) -> str:
+        """Clients announce themselves here; the referee republishes every snapshot."""
+        return f"{self.base}/hello"
+
+    @property
+    def pair_request(self) -> str:
+        """Tablets ask for a seat here."""
+        return f"{self.base}/pair/request"
+
+    def pair_reply(self, client_id: str) -> str:
+        """The referee answers one tablet's pairing here."""
+        return f"{self.base}/pair/{client_id}"
+
+    def pair_code(self, client_id: str) -> str:
+        """A tablet sends the fallback numeric code here."""
+        return f"{self.base}/pair/{client_id}/code"
+
+    def presence(self, client_id: str) -> str:
+        """Retained online/offline of one client (``referee`` for the referee)."""
+        return f"{self.base}/presence/{client_id}"
+
+    def seat_state(self, seat: str) -> str:
+        """Retained encrypted snapshot for one seat."""
+        return self._seat_topic(seat, "state")
+
+    def seat_events(self, seat: str) -> str:
+        """Encrypted event stream for one seat."""
+        return self._seat_topic(seat, "events")
+
+    def seat_command(self, seat: str) -> str:
+        """Encrypted commands from one seat's tablet."""
+        return self._seat_topic(seat, "cmd")
+
+    def seat_reply(self, seat: str) -> str:
+        """Encrypted replies to one seat's commands."""
+        return self._seat_topic(seat, "reply")
+
+    def _seat_topic(self, seat: str, leaf: str) -> str:
+        return f"{self.base}/seat/{check_seat(seat)}/{leaf}"
+
+    def public_topics(self) -> tuple[str, ...]:
+        """The topics a mosquitto bridge may carry to the hall broker."""
+        return (self.info, self.state, self.events, f"{self.base}/presence/referee")
+
+
+def parse_topic(topic: str) -> tuple[str, str, str | None]:
+    """Split a contract topic into (board, kind, seat-or-client); raise ContractError if foreign.
+
+    kind is one of: info, state, events, errors, hello, presence, pair_request, pair_reply,
+    pair_code, seat_state, seat_events, seat_cmd, seat_reply.
+    """
+    parts = topic.split("/")
+    if len(parts) < 4 or f"{parts[0]}/{parts[1]}" != ROOT:
+        raise ContractError(f"topic {topic!r} is not under {ROOT}/")
+    board, rest = parts[2], parts[3:]
+    check_board_name(board)
+    if len(rest) == 1 and rest[0] in ("info", "state", "events", "errors", "hello"):
+        return board, rest[0], None
+    if len(rest) == 2 and rest[0] == "presence":
+        return board, "presence", rest[1]
+    if len(rest) == 2 and rest[0] == "pair":
+        return (board, "pair_request", None) if rest[1] == "request" else (board, "pair_reply", rest[1])
+    if len(rest) == 3 and rest[0] == "pair" and rest[2] == "code":
+        return board, "pair_code", rest[1]
+    if len(rest) == 3 and rest[0] == "seat" and rest[1] in SEATS:
+        kind = {"state": "seat_state", "events": "seat_events", "cmd": "seat_cmd", "reply": "seat_reply"}
+        if rest[2] in kind:
+            return board, kind[rest[2]], rest[1]
+    raise ContractError(f"topic {topic!r} is not part of the contract")
+
+
+# --- payload schemas ---------------------------------------------------------------------------
+# A schema maps a field name to (accepted types, required, extra check). Kept tiny on purpose:
+# the app runs on Android where installing a schema library is a burden.
+
+Check = Callable[[Any], str | None]
+
+
+def _one_of(*values: Any) -> Check:
+    return lambda v: None if v in values else f"must be one of {values}"
+
+
+def _matches(pattern: re.Pattern[str], what: str) -> Check:
+    return lambda v: None if pattern.match(v) else f"is not a valid {what}"
+
+
+def _non_negative(v: int) -> str | None:
+    return None if v >= 0 else "must not be negative"
+
+
+def _length(low: int, high: int) -> Check:
+    return lambda v: None if low <= len(v) <= high else f"must have {low}..{high} characters"
+
+
+def _setup_map(v: dict) -> str | None:
+    if len(v) > 200:
+        return "has too many squares"
+    for square, kind in v.items():
+        if not (isinstance(square, str) and SQUARE_NAME.match(square)):
+            return f"has a bad square {square!r}"
+        if not (isinstance(kind, str) and 0 < len(kind) <= 32):
+            return f"has a bad piece kind at {square}"
+    return None
+
+
+OPT = False
+INT = (int,)
+STR = (str,)
+OPT_STR = (str, type(None))
+OPT_INT = (int, type(None))
+
+# Fields many payloads share, checked the same way everywhere.
+VERSION_FIELD = (INT, True, _one_of(VERSION))
+GAME_FIELD = (STR, True, _length(1, 64))
+COMMAND_ID_FIELD = (STR, True, _length(1, 64))
+SEQ_FIELD = (INT, True, _non_negative)
+SEAT_FIELD = (STR, True, _one_of(*SEATS))
+CLIENT_FIELD = (STR, True, _matches(CLIENT_ID, "client id"))
+
+SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
+    "info": {
+        "v": VERSION_FIELD,
+        "board": (STR, True, _matches(BOARD_NAME, "board name")),
+        "referee_key": (STR, True, _length(40, 60)),
+        "variant": (STR, True, None),
+        "name": (STR, OPT, _length(0, 80)),
+        "software": (STR, OPT, None),
+    },
+    "state": {
+        "v": VERSION_FIELD,
+        "board": (STR, True, None),
+        "game": GAME_FIELD,
+        "seq": SEQ_FIELD,
+        "phase": (STR, True, _one_of(*PHASES)),
+        "view": ((dict, type(None)), True, None),
+        "seats": (dict, True, None),
+        "clocks": ((dict, type(None)), OPT, None),
+        "draw_offer": (OPT_STR, OPT, None),
+        "takeback_offer": (OPT_STR, OPT, None),
+        "board_check": ((dict, type(None)), OPT, None),
+        "variant": (STR, OPT, None),
+        "moves_per_turn": (INT, OPT, None),
+        "volcanoes": (list, OPT, None),
+        "volcano_markers": ((dict, type(None)), OPT, None),
+        "at": ((int, float), OPT, None),
+    },
+    "events": {
+        "v": VERSION_FIELD,
+        "game": GAME_FIELD,
+        "seq": SEQ_FIELD,
+        "events": (list, True, None),
+        "clocks": ((dict, type(None)), OPT, None),
+        "at": ((int, float), OPT, None),
+    },
+    "error": {
+        "v": VERSION_FIELD,
+        "topic": (STR, True, None),
+        "code": (STR, True, _one_of(*ERROR_CODES)),
+        "message": (STR, True, None),
+    },
+    "presence": {
+        "v": VERSION_FIELD,
+        "client": CLIENT_FIELD,
+        "role": (STR, True, _one_of("referee", "seat", "display", "overview")),
+        "online": ((bool,), True, None),
+    },
+    "hello": {
+        "v": VERSION_FIELD,
+        "client": CLIENT_FIELD,
+        "reason": (STR, True, _one_of("connect", "gap", "manual")),
+        "game": (OPT_STR, OPT, None),
+        "seq": (OPT_INT, OPT, None),
+    },
+    "pair_request": {
+        "v": VERSION_FIELD,
+        "client": CLIENT_FIELD,
+        "seat": SEAT_FIELD,
+        "key": (STR, True, _length(40, 60)),
+        "name": (STR, OPT, _length(0, 40)),
+    },
+    "pair_reply": {
+        "v": VERSION_FIELD,
+        "status": (STR, True, _one_of("challenge", "granted", "refused")),
+        "seat": SEAT_FIELD,
+        "method": (OPT_STR, OPT, _one_of("square", "code", None)),
+        "square": (OPT_STR, OPT, None),
+        "message": (STR, OPT, None),
+        "broker_username": (OPT_STR, OPT, None),
+        "broker_password": (OPT_STR, OPT, None),
+    },
+    "pair_code": {
+        "v": VERSION_FIELD,
+        "code": (STR, True, _length(1, 12)),
+    },
+    "seat_state": {
+        "v": VERSION_FIELD,
+        "seat": SEAT_FIELD,
+        "game": GAME_FIELD,
+        "seq": SEQ_FIELD,
+        "phase": (STR, True, _one_of(*PHASES)),
+        "view": ((dict, type(None)), True, None),
+        "setup": ((dict, type(None)), OPT, None),
+        "last_counter": (INT, OPT, None),
+    },
+    "seat_events": {
+        "v": VERSION_FIELD,
+        "seat": SEAT_FIELD,
+        "game": GAME_FIELD,
+        "seq": SEQ_FIELD,
+        "events": (list, True, None),
+    },
+    "command": {
+        "v": VERSION_FIELD,
+        "id": COMMAND_ID_FIELD,
+        "seat": SEAT_FIELD,
+        "counter": (INT, True, _non_negative),
+        "type": (STR, True, _one_of(*COMMAND_TYPES)),
+        "args": (dict, True, None),
+    },
+    "reply": {
+        "v": VERSION_FIELD,
+        "id": COMMAND_ID_FIELD,
+        "ok": ((bool,), True, None),
+        "code": (OPT_STR, OPT, None),
+        "message": (STR, OPT, None),
+        "seq": (OPT_INT, OPT, None),
+        "duplicate": ((bool,), OPT, None),
+    },
+}
+
+# The arguments each command type takes (all required), then those it may take.
+COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
+    "move": {"move": (STR, _matches(MOVE_TEXT, "move like a4-a5"))},
+    "setup": {"setup": ((dict,), _setup_map)},
+    "resign": {},
+    "offer_draw": {},
+    "accept_draw": {},
+    "decline_draw": {},
+    "offer_takeback": {},
+    "accept_takeback": {},
+    "decline_takeback": {},
+    "new_game": {},
+}
+OPTIONAL_COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
+    # Espionage's one-move option for the next game; omitted: the current game's setting.
+    "new_game": {"moves_per_turn": (INT, _one_of(1, 2))},
+}
+
+
+# What the referee sends may gain optional fields within v1: clients ignore fields they do not
+# know. What the referee receives is checked strictly: an unknown field is refused.
+FROM_REFEREE = frozenset({"info", "state", "events", "error", "pair_reply", "seat_state",
+                          "seat_events", "reply"})
+
+
+def _has_type(value: Any, types: tuple[type, ...]) -> bool:
+    """isinstance, but a bool is no int: a counter or moves_per_turn of true is malformed."""
+    return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
+
+
+def _check_problem(value: Any, check: Check | None) -> str | None:
+    """What the field's extra check says about ``value`` (None: fine, or null where allowed)."""
+    return check(value) if check and value is not None else None
+
+
+def validate(kind: str, payload: Any) -> dict:
+    """Check ``payload`` against the schema ``kind``; return it or raise ContractError."""
+    schema = SCHEMAS[kind]
+    if not isinstance(payload, dict):
+        raise ContractError(f"{kind} payload must be a JSON object")
+    unknown = set(payload) - set(schema)
+    if unknown and kind not in FROM_REFEREE:
+        raise ContractError(f"{kind} payload has unknown fields {sorted(unknown)}")
+    for name, (types, required, check) in schema.items():
+        if name not in payload:
+            if required:
+                raise ContractError(f"{kind} payload lacks {name!r}")
+            continue
+        value = payload[name]
+        if not _has_type(value, types):
+            raise ContractError(f"{kind}.{name} has the wrong type {type(value).__name__}")
+        problem = _check_problem(value, check)
+        if problem:
+            raise ContractError(f"{kind}.{name} {problem}")
+    if kind == "command":
+        _validate_command_args(payload["type"], payload["args"])
+    return payload
+
+
+def _validate_command_args(command_type: str, args: dict) -> None:
+    required, optional = COMMAND_ARGS[command_type], OPTIONAL_COMMAND_ARGS.get(command_type, {})
+    unknown = set(args) - set(required) - set(optional)
+    if unknown:
+        raise ContractError(f"{command_type} takes no arguments {sorted(unknown)}")
+    for name, (types, check) in {**required, **optional}.items():
+        if name not in args:
+            if name in required:
+                raise ContractError(f"{command_type} lacks argument {name!r}")
+            continue
+        if not _has_type(args[name], types):
+            raise ContractError(f"{command_type}.{name} has the wrong type")
+        problem = _check_problem(args[name], check)
+        if problem:
+            raise ContractError(f"{command_type}.{name} {problem}")
+
+
+# The schema of the JSON payload on each public topic kind (see parse_topic).
+PUBLIC_SCHEMAS = {"info": "info", "state": "state", "events": "events", "errors": "error",
+                  "hello": "hello", "presence": "presence"}
+
+
+def decode_public(topic: str, raw: bytes | bytearray) -> dict:
+    """Decode the payload of any public topic by the schema its topic implies."""
+    kind = parse_topic(topic)[1]
+    if kind not in PUBLIC_SCHEMAS:
+        raise ContractError(f"{topic} carries an encrypted payload, not public JSON")
+    return decode(PUBLIC_SCHEMAS[kind], raw)
+
+
+def encode(kind: str, payload: dict) -> bytes:
+    """Validate and serialise a public payload as compact UTF-8 JSON."""
+    validate(kind, payload)
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def decode(kind: str, raw: bytes | bytearray, limit: int = MAX_PUBLIC_PAYLOAD) -> dict:
+    """Parse and validate a public payload; raise ContractError with a clear message."""
+    if len(raw) > limit:
+        raise ContractError(f"{kind} payload of {len(raw)} bytes exceeds {limit}", "too-large")
+    try:
+        payload = json.loads(bytes(raw).decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ContractError(f"{kind} payload is not UTF-8 JSON: {error}") from None
+    return validate(kind, payload)
+
+
+def command(seat: str, command_id: str, counter: int, command_type: str, **args: Any) -> dict:
+    """Build a validated command plaintext."""
+    return validate("command", {"v": VERSION, "id": command_id, "seat": seat, "counter": counter,
+                                "type": command_type, "args": args})
+
+
+def reply(command_id: str, ok: bool, code: str | None = None, message: str = "",
+          seq: int | None = None, duplicate: bool = False) -> dict:
+    """Build a validated reply plaintext."""
+    payload: dict[str, Any] = {"v": VERSION, "id": command_id, "ok": ok, "code": code,
+                               "message": message, "seq": seq}
+    if duplicate:
+        payload["duplicate"] = True
+    return validate("reply", payload)

@@ -1,0 +1,152 @@
+"""The referee's board side: sensor readings -> stable boards -> the recogniser -> rulings.
+
+One thread reads the sensor source, stabilises, and hands each stable board and each poll to
+:class:`BoardWatcher`, which owns the MoveRecognizer and turns its observations into calls on
+the referee (rulings, guidance, pairing by a piece on a square). LEDs show the guidance where
+the board has them.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from engine import Game
+from firmware_bridge.board.guidance import led_colours, plan_steps
+from firmware_bridge.board.recognition import (
+    BoardMatches,
+    BoardMismatch,
+    IllegalAttempt,
+    MoveMade,
+    MoveRecognizer,
+)
+from firmware_bridge.board.snapshots import Stabiliser, StableBoard
+
+log = logging.getLogger(__name__)
+
+
+class BoardWatcher:
+    """Follows the session's game with a MoveRecognizer; reports what the board shows."""
+
+    def __init__(self, on_move: Callable[[MoveMade | IllegalAttempt], None],
+                 volcano_markers_sensed: bool | None = None) -> None:
+        self.on_move = on_move
+        self.volcano_markers_sensed = volcano_markers_sensed  # see recognition's docstring
+        self.recognizer: MoveRecognizer | None = None
+        self.guidance: BoardMismatch | None = None
+        self.board: StableBoard | None = None
+        self.last_illegal = None
+
+    def follow(self, game: Game | None) -> None:
+        """Make sure the recogniser reads ``game`` (a new game object replaces the recogniser)."""
+        if game is None:
+            self.recognizer = None
+        elif self.recognizer is None or self.recognizer.game is not game:
+            self.recognizer = MoveRecognizer(game, volcano_markers_sensed=self.volcano_markers_sensed)
+            if self.board is not None:
+                self._handle(self.recognizer.feed(self.board))
+
+    def feed(self, board: StableBoard, game: Game | None) -> None:
+        """A new stable board."""
+        self.board = board
+        self.follow(game)
+        if self.recognizer is not None:
+            self._handle(self.recognizer.feed(board))
+
+    def poll(self, now: float, game: Game | None) -> bool:
+        """Rulings that wait on time (a scout's hold, patience); True if anything happened."""
+        before = self.recognizer
+        self.follow(game)
+        if self.recognizer is None:
+            return before is not None
+        observations = self.recognizer.poll(now)
+        self._handle(observations)
+        return bool(observations) or before is not self.recognizer
+
+    def ruled(self) -> None:
+        """The game changed (a ruling): let the recogniser re-read it and guide."""
+        if self.recognizer is not None:
+            self._handle(self.recognizer.sync())
+
+    def _handle(self, observations: list) -> None:
+        for observation in observations:
+            if isinstance(observation, MoveMade | IllegalAttempt):
+                self.last_illegal = observation.move if isinstance(observation, IllegalAttempt) else None
+                self.on_move(observation)
+            elif isinstance(observation, BoardMismatch):
+                self.guidance = observation
+            elif isinstance(observation, BoardMatches):
+                self.guidance = None
+
+    def check(self) -> dict:
+        """The board_check of the public state: what to change on the board, nearest first."""
+        if self.recognizer is None or self.board is None:
+            return board_check_dict(None, reading=False)
+        # reading: moves are read again (the recogniser confirmed the board after a restore).
+        return board_check_dict(self.recognizer.guidance(), reading=not self.recognizer.restoring,
+                                volcanoes=self.recognizer.game.volcanoes)
+
+    def leds(self, width: int, height: int, last_move=None) -> list[int]:
+        """LED colours for the current guidance."""
+        guidance = self.recognizer.guidance() if self.recognizer and self.board else None
+        if guidance is None:
+            return led_colours(width, height, last_move=last_move)
+        return led_colours(width, height, clear=guidance.clear, fill=guidance.fill,
+                           wrong=guidance.wrong, illegal=self.last_illegal)
+
+
+def board_check_dict(guidance: BoardMismatch | None, reading: bool, volcanoes=()) -> dict:
+    """The public ``board_check``: squares to clear/fill/replace, the reason, and the same as
+    plain-English steps ("take the piece off d7", "put a volcano marker on e5")."""
+    if guidance is None:
+        return {"matches": True, "clear": [], "fill": [], "wrong": [], "reason": None,
+                "reading": reading, "steps": []}
+    steps = plan_steps(guidance.clear, guidance.fill, guidance.wrong, volcanoes=volcanoes)
+    return {"matches": False, "clear": [s.name for s in guidance.clear],
+            "fill": [s.name for s in guidance.fill], "wrong": [s.name for s in guidance.wrong],
+            "reason": guidance.reason, "reading": reading, "steps": [step.describe() for step in steps]}
+
+
+class SensorFeed:
+    """A thread: source readings -> Stabiliser -> ``on_stable``; ``on_poll`` every few ms."""
+
+    def __init__(self, source, on_stable: Callable[[StableBoard], None],
+                 on_poll: Callable[[float], None], stabiliser: Stabiliser | None = None,
+                 clock: Callable[[], float] = time.monotonic, period: float = 0.004) -> None:
+        self.source = source
+        self.on_stable, self.on_poll = on_stable, on_poll
+        self.stabiliser = stabiliser or Stabiliser(debounce_samples=1, quiet_s=0.02)
+        self.clock, self.period = clock, period
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start the source and the reading thread."""
+        self.source.start()
+        self._thread = threading.Thread(target=self._run, name="sensor-feed", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop reading and stop the source."""
+        self._stop.set()
+        if self._thread:
+            self._thread.join(timeout=2)
+        self.source.stop()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                for reading in self.source.readings(timeout=self.period):
+                    stable = self.stabiliser.feed(reading)
+                    if stable is not None:
+                        self.on_stable(stable)
+                now = self.clock()
+                stable = self.stabiliser.poll(now)
+                if stable is not None:
+                    self.on_stable(stable)
+                self.on_poll(now)
+            except Exception:  # a bad frame or a bug in one board state must not stop the referee
+                log.exception("sensor feed step failed")
+                time.sleep(self.period)

@@ -1,0 +1,461 @@
+"""The referee service: stable boards -> moves -> engine -> journal -> MQTT, commands back.
+
+Order of a ruling: the session writes it to the journal (committed), then this module publishes
+its events and the new snapshots. Publishing never comes first, so a crash between the two
+loses no ruling: the restarted referee replays the journal and republishes every snapshot.
+Hidden ranks leave the engine only through ``game.view(color)`` and ``redact_events(..., color)``,
+encrypted to that seat's key.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine import Move, Square
+from firmware_bridge.board.guidance import volcano_marker_steps
+from firmware_bridge.board.recognition import IllegalAttempt, MoveMade
+from firmware_bridge.board.snapshots import StableBoard
+from firmware_bridge.protocol import contract, crypto
+from firmware_bridge.protocol.mqtt_link import MqttLink
+from firmware_bridge.referee.board_input import BoardWatcher, SensorFeed
+from firmware_bridge.referee.clocks import TimeControl
+from firmware_bridge.referee.journal import Journal
+from firmware_bridge.referee.pairing import PairingDesk
+from firmware_bridge.referee.session import CommandError, Ruling, Session
+
+log = logging.getLogger(__name__)
+SOFTWARE = "arbiter-referee/1"
+REPUBLISH_WINDOW = 0.05  # seconds: hellos within it share one republish
+
+
+@dataclass
+class RefereeSettings:
+    """Everything the service needs to run one board."""
+
+    board: str
+    journal_path: str | Path
+    broker_url: str
+    variant: str = "classic"
+    moves_per_turn: int | None = None  # 1: Espionage's one-move option; None: the variant's own
+    time_control: TimeControl = field(default_factory=TimeControl)
+    # Whether the sensors see a volcano marker (board profile); None: learned at setup.
+    volcano_markers_sensed: bool | None = None
+    board_input: bool = False  # True: moves come from the sensors, not from tablets
+    name: str = ""
+    # Broker accounts handed to a tablet at pairing (seat -> (username, password)), if any.
+    seat_accounts: dict[str, tuple[str, str]] = field(default_factory=dict)
+    tick_seconds: float = 0.1
+    ca_file: str | None = None  # CA bundle for an mqtts:// broker (None: the system's)
+
+
+def sorted_squares(names) -> list[str]:
+    """Square names in board order (rank, then file), as players read them."""
+    return [s.name for s in sorted((Square.parse(n) for n in names), key=lambda s: (s.rank, s.file))]
+
+
+class Referee:
+    """One board's referee: owns the session, the MQTT link and the pairing desk."""
+
+    def __init__(self, settings: RefereeSettings) -> None:
+        self.settings = settings
+        self.topics = contract.Topics(settings.board)
+        self.journal = Journal(settings.journal_path)
+        secret = self.journal.set_meta_once("referee_key", crypto.key_to_text(crypto.PrivateKey.generate()))
+        self.key = crypto.private_key_from_text(secret)
+        self.public_key = crypto.key_to_text(self.key.public_key)
+        self.session = Session(self.journal, settings.variant, settings.time_control,
+                               board_input=settings.board_input, moves_per_turn=settings.moves_per_turn)
+        self.desk = PairingDesk()
+        self.on_pairing_code: Callable[[str, str], None] | None = None  # (seat, code): show it
+        self.occupancy: frozenset[str] | None = None  # latest stable board, None without a board
+        self.online: dict[str, str] = {}  # client id -> role, from presence
+        self.watcher = BoardWatcher(self._board_move, settings.volcano_markers_sensed)
+        self.feed: SensorFeed | None = None
+        self._last_check: dict | None = None
+        self.last_board_ruling: tuple | None = None
+        self._lock = threading.RLock()
+        self._channels: dict[str, crypto.Channel] = {}
+        self._stopping = threading.Event()
+        self._ticker: threading.Thread | None = None
+        self.started_at = 0.0
+        self.republished_at = 0.0  # when the first full republish after start went out
+        self._last_republish = 0.0
+        self._republish_timer: threading.Timer | None = None
+        offline = self._presence(False)
+        self.link = MqttLink(settings.broker_url, f"referee-{settings.board}",
+                             will=(self.topics.presence("referee"), offline, True),
+                             ca_file=settings.ca_file)
+        self.link.subscribe(self.topics.hello, self._on_hello)
+        self.link.subscribe(self.topics.pair_request, self._on_pair_request)
+        self.link.subscribe(f"{self.topics.base}/pair/+/code", self._on_pair_code)
+        self.link.subscribe(f"{self.topics.base}/seat/+/cmd", self._on_command)
+        self.link.subscribe(f"{self.topics.base}/presence/+", self._on_presence)
+        self.link.on_connected(self.republish)
+
+    # -- life cycle -------------------------------------------------------------------------
+    def start(self, wait: float | None = 10.0) -> bool:
+        """Connect, republish every snapshot, start the clock ticker."""
+        self.started_at = time.monotonic()
+        self._ticker = threading.Thread(target=self._tick_loop, name="referee-clock", daemon=True)
+        self._ticker.start()
+        if self.feed:
+            self.feed.start()
+        return self.link.start(wait)
+
+    def stop(self) -> None:
+        """Publish offline presence, disconnect, close the journal."""
+        self._stopping.set()
+        if self.feed:
+            self.feed.stop()
+        if self._ticker:
+            self._ticker.join(timeout=2)
+        self.link.stop(farewell=(self.topics.presence("referee"), self._presence(False), True))
+        self.journal.close()
+
+    def _tick_loop(self) -> None:
+        while not self._stopping.wait(self.settings.tick_seconds):
+            with self._lock:
+                try:
+                    ruling = self.session.tick()
+                except Exception:
+                    log.exception("clock tick failed")
+                    continue
+                if ruling:
+                    self._publish_rulings([ruling])
+
+    # -- publishing -------------------------------------------------------------------------
+    def _presence(self, online: bool) -> bytes:
+        return contract.encode("presence", {"v": 1, "client": "referee", "role": "referee",
+                                            "online": online})
+
+    def _channel(self, seat: str) -> crypto.Channel | None:
+        record = self.session.seats.get(seat)
+        if record is None:
+            return None
+        channel = self._channels.get(record.key)
+        if channel is None:
+            channel = crypto.Channel(self.key, crypto.public_key_from_text(record.key))
+            self._channels[record.key] = channel
+        return channel
+
+    def _seal(self, seat: str, topic: str, body: dict) -> bytes | None:
+        channel = self._channel(seat)
+        if channel is None:
+            return None
+        header = {"topic": topic, "game": body.get("game"), "seq": body.get("seq")}
+        return channel.seal(header, body)
+
+    def republish(self) -> None:
+        """Publish info, presence and every snapshot (on connect, on hello, after a restart)."""
+        with self._lock:
+            self.link.publish(self.topics.info, contract.encode("info", {
+                "v": 1, "board": self.settings.board, "referee_key": self.public_key,
+                "variant": self.session.variant.name, "name": self.settings.name,
+                "software": SOFTWARE}), retain=True)
+            self.link.publish(self.topics.presence("referee"), self._presence(True), retain=True)
+            self._publish_snapshots()
+            self._last_republish = time.monotonic()
+            if not self.republished_at:
+                self.republished_at = self._last_republish
+
+    def _publish_snapshots(self) -> None:
+        online = {seat for seat, record in self.session.seats.items() if record.client in self.online}
+        state = self.session.public_state(self.settings.board, online, self.board_check(),
+                                          self.settings.volcano_markers_sensed)
+        self.link.publish(self.topics.state, contract.encode("state", state), retain=True)
+        for seat in contract.SEATS:
+            topic = self.topics.seat_state(seat)
+            envelope = self._seal(seat, topic, self.session.seat_state(seat))
+            if envelope:
+                self.link.publish(topic, envelope, retain=True)
+
+    def _publish_rulings(self, rulings: list[Ruling]) -> None:
+        for ruling in rulings:
+            # Public facts only: the log is no place for a hidden rank.
+            summary = ", ".join(str(e.get("move") or e.get("type")) for e in ruling.public_events)
+            log.info("ruling %d (%s): %s", ruling.seq, ruling.kind, summary,
+                     extra={"board": self.settings.board, "game": ruling.game, "seq": ruling.seq})
+            clocks = self.session.clock.to_dict(self.session.now())
+            self.link.publish(self.topics.events, contract.encode("events", {
+                "v": 1, "game": ruling.game, "seq": ruling.seq, "events": ruling.public_events,
+                "clocks": clocks, "at": time.time()}))
+            for seat in contract.SEATS:
+                topic = self.topics.seat_events(seat)
+                body = contract.validate("seat_events", {"v": 1, "seat": seat, "game": ruling.game,
+                                                         "seq": ruling.seq,
+                                                         "events": ruling.seat_events[seat]})
+                envelope = self._seal(seat, topic, body)
+                if envelope:
+                    self.link.publish(topic, envelope)
+        if rulings:
+            self._publish_snapshots()
+
+    def _error(self, topic: str, code: str, message: str) -> None:
+        log.info("refused a message on %s: %s (%s)", topic, message, code)
+        self.link.publish(self.topics.errors, contract.encode(
+            "error", {"v": 1, "topic": topic, "code": code, "message": message[:300]}))
+
+    # -- incoming ---------------------------------------------------------------------------
+    def _on_hello(self, topic: str, raw: bytes) -> None:
+        try:
+            contract.decode("hello", raw)
+        except contract.ContractError as error:
+            self._error(topic, error.code, str(error))
+            return
+        # Many clients saying hello at once (or a flood) get one republish per short window.
+        with self._lock:
+            wait = self._last_republish + REPUBLISH_WINDOW - time.monotonic()
+            if wait <= 0:
+                self.republish()
+            elif self._republish_timer is None:
+                self._republish_timer = threading.Timer(wait, self._delayed_republish)
+                self._republish_timer.daemon = True
+                self._republish_timer.start()
+
+    def _delayed_republish(self) -> None:
+        with self._lock:
+            self._republish_timer = None
+            if not self._stopping.is_set():
+                self.republish()
+
+    def _on_presence(self, topic: str, raw: bytes) -> None:
+        try:
+            presence = contract.decode("presence", raw)
+        except contract.ContractError:
+            return
+        if presence["role"] != "seat":
+            return
+        with self._lock:
+            before = dict(self.online)
+            if presence["online"]:
+                self.online[presence["client"]] = presence["role"]
+            else:
+                self.online.pop(presence["client"], None)
+            if before != self.online:
+                self._publish_snapshots()
+
+    def _on_command(self, topic: str, raw: bytes) -> None:
+        try:
+            _, _, seat = contract.parse_topic(topic)
+        except contract.ContractError as error:
+            self._error(topic, "malformed", str(error))
+            return
+        assert seat is not None
+        with self._lock:
+            channel = self._channel(seat)
+            if channel is None:
+                self._error(topic, "not-paired", f"no tablet holds the {seat} seat")
+                return
+            if len(raw) != crypto.ENVELOPE_SIZE:
+                code = "too-large" if len(raw) > crypto.ENVELOPE_SIZE else "malformed"
+                self._error(topic, code, f"a command envelope has exactly {crypto.ENVELOPE_SIZE} bytes, not {len(raw)}")
+                return
+            try:
+                header, body = channel.open(raw, expect={"topic": topic, "seat": seat})
+            except crypto.CryptoError as error:
+                self._error(topic, "unauthenticated", f"not a command of the {seat} seat: {error}")
+                return
+            reply_topic = self.topics.seat_reply(seat)
+            try:
+                command = contract.validate("command", body)
+                if command["seat"] != seat or header.get("counter") != command["counter"]:
+                    raise contract.ContractError("seat or counter differ between header and command")
+            except contract.ContractError as error:
+                command_id = body.get("id") if isinstance(body.get("id"), str) and 0 < len(body["id"]) <= 64 else "unknown"
+                self._reply(seat, reply_topic, contract.reply(command_id, False, error.code, str(error)))
+                return
+            try:
+                reply, rulings = self.session.execute(seat, command)
+            except CommandError as error:
+                reply, rulings = contract.reply(command["id"], False, error.code, str(error)), []
+            self._publish_rulings(rulings)
+            if command["type"] == "new_game" and reply["ok"]:
+                self._publish_snapshots()
+            self._reply(seat, reply_topic, reply)
+
+    def _reply(self, seat: str, topic: str, reply: dict) -> None:
+        channel = self._channel(seat)
+        if channel:
+            self.link.publish(topic, channel.seal({"topic": topic, "id": reply["id"]}, reply))
+
+    # -- pairing ----------------------------------------------------------------------------
+    def _on_pair_request(self, topic: str, raw: bytes) -> None:
+        try:
+            request = contract.validate("pair_request", crypto.open_anonymous(self.key, raw))
+            tablet = crypto.public_key_from_text(request["key"])
+        except (crypto.CryptoError, contract.ContractError) as error:
+            self._error(topic, "malformed", f"bad pairing request: {error}")
+            return
+        with self._lock:
+            empty = self._empty_squares()
+            challenge = self.desk.request(request["client"], request["seat"], request["key"],
+                                          request.get("name", ""), empty, self._middle_squares())
+            self._send_pair_reply(request["client"], tablet, challenge.reply())
+            if challenge.method == "code":
+                log.warning("pairing code for the %s seat: %s", challenge.seat, challenge.code)
+                if self.on_pairing_code:
+                    self.on_pairing_code(challenge.seat, challenge.code or "")
+            else:
+                log.info("pairing: %s seat waits for a piece on %s", challenge.seat, challenge.square)
+
+    def _on_pair_code(self, topic: str, raw: bytes) -> None:
+        try:
+            _, _, client = contract.parse_topic(topic)
+        except contract.ContractError:
+            return
+        with self._lock:
+            pending = self.desk.pending.get(client or "")
+            if pending is None:
+                self._error(topic, "refused", "no pairing is pending for this tablet")
+                return
+            tablet = crypto.public_key_from_text(pending.key)
+            try:
+                _, body = crypto.Channel(self.key, tablet).open(raw, expect={"topic": topic})
+                code = contract.validate("pair_code", body)["code"]
+            except (crypto.CryptoError, contract.ContractError) as error:
+                self._error(topic, "malformed", f"bad pairing code message: {error}")
+                return
+            challenge, reason = self.desk.code_entered(client or "", code)
+            if challenge:
+                self._grant(challenge)
+            else:
+                status = "challenge" if client in self.desk.pending else "refused"
+                self._send_pair_reply(client or "", tablet, {"v": 1, "status": status, "seat": pending.seat,
+                                                             "method": "code", "message": reason})
+
+    def _send_pair_reply(self, client: str, tablet: crypto.PublicKey, body: dict) -> None:
+        topic = self.topics.pair_reply(client)
+        body = contract.validate("pair_reply", body)
+        self.link.publish(topic, crypto.Channel(self.key, tablet).seal({"topic": topic}, body))
+
+    def _grant(self, challenge) -> None:
+        self.session.pair(challenge.seat, challenge.key, challenge.client, challenge.name)
+        body = {"v": 1, "status": "granted", "seat": challenge.seat,
+                "message": f"You hold the {challenge.seat} seat."}
+        account = self.settings.seat_accounts.get(challenge.seat)
+        if account:
+            body["broker_username"], body["broker_password"] = account
+        self._send_pair_reply(challenge.client, crypto.public_key_from_text(challenge.key), body)
+        log.info("the %s seat is now held by %s", challenge.seat, challenge.client)
+        self._publish_snapshots()
+
+    def _empty_squares(self) -> list[str] | None:
+        if self.occupancy is None:
+            return None
+        game = self.session.game
+        blocked = game.blocked if game else self.session.variant.lakes | frozenset(self.session.volcanoes)
+        return sorted(s.name for s in self.session.variant.squares()
+                      if s.name not in self.occupancy and s not in blocked)
+
+    def _middle_squares(self) -> set[str]:
+        variant = self.session.variant
+        rows = set(variant.middle_rows())
+        return {s.name for s in variant.squares() if s.rank in rows}
+
+    # -- the board --------------------------------------------------------------------------
+    def attach_board(self, source, stabiliser=None, volcano_markers_sensed: bool | None = None) -> None:
+        """Read moves from a sensor source (serial, GPIO or simulated) from now on.
+
+        volcano_markers_sensed: the board profile's setting (None keeps the settings' value).
+        """
+        if volcano_markers_sensed is not None:
+            self.settings.volcano_markers_sensed = volcano_markers_sensed
+            self.watcher.volcano_markers_sensed = volcano_markers_sensed
+        self.session.board_input = True
+        self.feed = SensorFeed(source, self.on_stable, self.poll_board, stabiliser)
+        if self.started_at:
+            self.feed.start()
+
+    def board_check(self) -> dict | None:
+        """How the physical board differs from what the referee expects (None without a board)."""
+        if self.occupancy is None:
+            return None
+        if self.session.game is not None:
+            return self.watcher.check()
+        # Setup phase: the submitted setups say where pieces belong (other squares stay empty),
+        # and volcano markers go on the volcanoes where the sensors see them.
+        expected, occupancy = set(self.session.expected_occupancy()), set(self.occupancy)
+        volcanoes = {s.name for s in self.session.volcanoes}
+        sensed = self.settings.volcano_markers_sensed
+        if sensed:
+            expected |= volcanoes
+        elif sensed is None:  # unknown: a volcano square is checked once the game starts
+            occupancy -= volcanoes
+        order = sorted_squares
+        check = {"matches": expected == occupancy, "clear": order(occupancy - expected),
+                 "fill": order(expected - occupancy), "wrong": [], "reason": "setup", "reading": False}
+        fill_markers = [Square.parse(s) for s in check["fill"] if s in volcanoes]
+        check["steps"] = ([f"take the piece off {s}" for s in check["clear"]]
+                          + [f"put a piece on {s}" for s in check["fill"] if s not in volcanoes]
+                          + volcano_marker_steps(fill_markers))
+        return check
+
+    def on_stable(self, stable: StableBoard) -> None:
+        """A new stable board from the sensors: pairing, then move recognition."""
+        with self._lock:
+            self.occupancy = frozenset(s.name for s in stable.occupied())
+            for challenge in self.desk.placed(self.occupancy):
+                self._grant(challenge)
+            self.watcher.feed(stable, self.session.game)
+            self._publish_if_board_changed()
+
+    def on_board(self, occupied) -> None:
+        """Convenience for tests and tools: a stable board with exactly these squares occupied."""
+        variant = self.session.variant
+        squares = [Square.parse(s) if isinstance(s, str) else s for s in occupied]
+        self.on_stable(StableBoard.from_squares(squares, variant.width, variant.height, time.monotonic()))
+
+    def poll_board(self, now: float) -> None:
+        """Called every few ms by the sensor feed: rulings that wait on time."""
+        with self._lock:
+            # Most polls change nothing: only then is the (costly) board check recomputed.
+            if self.watcher.poll(now, self.session.game):
+                self._publish_if_board_changed()
+
+    @property
+    def last_board_check(self) -> dict | None:
+        """The board check as last published (cheap to read)."""
+        return self._last_check
+
+    def _publish_if_board_changed(self) -> None:
+        check = self.board_check()
+        if check != self._last_check:
+            self._last_check = check
+            self._publish_snapshots()
+            self._show_leds()
+
+    def _show_leds(self) -> None:
+        if self.feed is None:
+            return
+        game, variant = self.session.game, self.session.variant
+        try:
+            self.feed.source.show_leds(self.watcher.leds(variant.width, variant.height,
+                                                         game.last_move if game else None))
+        except Exception:  # LEDs are a help, never a reason to stop refereeing
+            log.debug("could not show LEDs", exc_info=True)
+
+    def _board_move(self, observation: MoveMade | IllegalAttempt) -> None:
+        """The recogniser saw a move (legal or not): rule it, announce it, guide the board."""
+        try:
+            ruling = self.session.board_move(observation.move)
+        except CommandError as error:
+            log.info("ignored a board move %s: %s", observation.move, error)
+            return
+        self.last_board_ruling = (observation, time.monotonic())
+        if ruling.kind == "move":
+            self.watcher.ruled()  # first, so the snapshot published next has the new board check
+        self._publish_rulings([ruling])
+        self._last_check = self.board_check()
+        self._show_leds()
+
+    def play(self, move: Move | str) -> Ruling:
+        """Rule a move as if the board had shown it (the terminal game and tests use this)."""
+        with self._lock:
+            ruling = self.session.board_move(Move.parse(move) if isinstance(move, str) else move)
+            self._publish_rulings([ruling])
+            return ruling

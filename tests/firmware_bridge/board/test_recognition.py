@@ -1,0 +1,233 @@
+"""Reading moves off the board: each test is one thing players do with their hands."""
+
+from engine import Color, Game, Move, Square, get_variant
+from firmware_bridge.board.recognition import (
+    BoardMatches,
+    BoardMismatch,
+    IllegalAttempt,
+    MoveMade,
+    MoveRecognizer,
+    setup_from_tags,
+    setup_mismatches,
+)
+from firmware_bridge.board.snapshots import StableBoard
+
+S = Square.parse
+CLASSIC = get_variant("classic")
+
+
+def position(**pieces: tuple[Color, str]) -> Game:
+    """A classic game with exactly these pieces; the flags keep the game from being over."""
+    layout = {S(name): piece for name, piece in pieces.items()}
+    layout.setdefault(S("a1"), (Color.RED, "flag"))
+    layout.setdefault(S("j10"), (Color.BLUE, "flag"))
+    return Game.from_position(CLASSIC, layout)
+
+
+class Hands:
+    """Feeds the recogniser the stable boards a player's hands produce, with a clock."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.recognizer = MoveRecognizer(game)
+        self.occupied = set(game.occupied())
+        self.time = 100.0
+        self.seen = self.show(0.0)
+
+    def show(self, after: float) -> list:
+        self.time += after
+        board = StableBoard.from_squares(self.occupied, 10, 10, self.time)
+        return self.recognizer.feed(board)
+
+    def lift(self, square: str, after: float = 0.3) -> list:
+        self.occupied.discard(S(square))
+        return self.show(after)
+
+    def place(self, square: str, after: float = 0.3) -> list:
+        self.occupied.add(S(square))
+        return self.show(after)
+
+    def wait(self, seconds: float) -> list:
+        self.time += seconds
+        return self.recognizer.poll(self.time)
+
+    def push(self, observation: MoveMade) -> list:
+        self.game.push(observation.move)
+        return self.recognizer.sync()
+
+
+def test_the_board_matching_the_game_is_confirmed_at_the_start():
+    hands = Hands(position(e4=(Color.RED, "major")))
+    assert hands.seen == [BoardMatches()]
+
+
+def test_a_piece_lifted_and_put_down_on_an_empty_square_is_a_move():
+    hands = Hands(position(e4=(Color.RED, "major")))
+    assert hands.lift("e4") == []
+    assert hands.place("e5") == [MoveMade(Move.parse("e4-e5"), attack=False, settled_at=hands.time)]
+
+
+def test_after_the_ruling_the_board_is_confirmed():
+    hands = Hands(position(e4=(Color.RED, "major")))
+    hands.lift("e4")
+    made = hands.place("e5")[0]
+    assert hands.push(made) == [BoardMatches()]
+
+
+def test_an_attack_is_read_when_the_defender_is_lifted_first():
+    hands = Hands(position(e4=(Color.RED, "major"), e5=(Color.BLUE, "captain")))
+    hands.lift("e5")
+    hands.lift("e4")
+    assert hands.place("e5") == [MoveMade(Move.parse("e4-e5"), attack=True, settled_at=hands.time)]
+
+
+def test_an_attack_is_read_when_the_attacker_is_lifted_first():
+    hands = Hands(position(e4=(Color.RED, "major"), e5=(Color.BLUE, "captain")))
+    hands.lift("e4")
+    hands.lift("e5")
+    assert [type(o) for o in hands.place("e5")] == [MoveMade]
+
+
+def test_a_knocked_neighbour_that_comes_straight_back_is_no_attack():
+    hands = Hands(position(e4=(Color.RED, "major"), e5=(Color.BLUE, "captain")))
+    hands.lift("e4")
+    hands.lift("e5", after=0.1)
+    assert hands.place("e5", after=0.04) == []  # e5 was empty for 40 ms: a nudge, not an attack
+    assert [o.move for o in hands.place("d4")] == [Move.parse("e4-d4")]
+
+
+def test_a_piece_lifted_and_put_back_means_nothing_happened():
+    hands = Hands(position(e4=(Color.RED, "major")))
+    hands.lift("e4")
+    assert hands.place("e4") == []  # already confirmed as matching; nothing new to say
+    assert hands.wait(5.0) == []
+
+
+def test_an_illegal_move_is_refused_with_the_engines_reason_once_the_board_holds_still():
+    hands = Hands(position(e4=(Color.RED, "major")))
+    hands.lift("e4")
+    assert hands.place("e6", after=0.02) == []  # not yet: it may be a piece still moving
+    attempt = hands.wait(1.0)
+    assert attempt == [IllegalAttempt(Move.parse("e4-e6"), hands.game.check(Move.parse("e4-e6")))]
+    assert "one square" in attempt[0].refusal.message
+    hands.lift("e6")
+    assert hands.place("e4") == [BoardMatches()]  # taken back
+
+
+def test_moving_out_of_turn_is_an_illegal_attempt():
+    hands = Hands(position(e4=(Color.RED, "major"), e7=(Color.BLUE, "major")))
+    hands.lift("e7")
+    hands.place("e6", after=0.02)
+    (attempt,) = hands.wait(1.0)
+    assert isinstance(attempt, IllegalAttempt) and attempt.refusal.rule == "turn"
+
+
+def test_a_scout_slid_over_squares_is_one_move_ruled_once_it_stops():
+    hands = Hands(position(a4=(Color.RED, "scout")))
+    hands.lift("a4", after=0.1)
+    for square in ("a5", "a6"):
+        hands.place(square, after=0.06)
+        hands.lift(square, after=0.03)
+    assert hands.place("a7", after=0.06) == []  # a scout may still be sliding: wait
+    assert hands.wait(0.1) == []
+    assert [o.move for o in hands.wait(0.5)] == [Move.parse("a4-a7")]
+
+
+def test_an_attack_the_defender_wins_asks_for_the_attacker_off_and_the_defender_back():
+    hands = Hands(position(e4=(Color.RED, "captain"), e5=(Color.BLUE, "major")))
+    hands.lift("e5")
+    hands.lift("e4")
+    (made,) = hands.place("e5")
+    (guidance,) = hands.push(made)
+    # Occupancy cannot tell the pieces apart: the square is right but the piece on it is not.
+    assert guidance == BoardMismatch(clear=(), fill=(), wrong=(S("e5"),), reason="after-battle")
+    assert hands.lift("e5") == [BoardMismatch((), (S("e5"),), (), "after-battle")]
+    assert hands.place("e5") == [BoardMatches()]
+
+
+def test_after_equal_ranks_both_pieces_come_off():
+    hands = Hands(position(e4=(Color.RED, "major"), e5=(Color.BLUE, "major")))
+    hands.lift("e4")
+    hands.lift("e5")
+    (made,) = hands.place("e5")
+    assert hands.push(made) == [BoardMismatch(clear=(S("e5"),), fill=(), reason="after-battle")]
+    assert hands.lift("e5") == [BoardMatches()]
+
+
+def test_moves_are_not_read_until_the_board_is_put_right():
+    hands = Hands(position(e4=(Color.RED, "major"), e5=(Color.BLUE, "major"), a7=(Color.BLUE, "scout")))
+    hands.lift("e4")
+    hands.lift("e5")
+    hands.push(hands.place("e5")[0])
+    hands.game.push(Move.parse("a7-a6"))  # blue's move, entered elsewhere
+    (guidance,) = hands.recognizer.sync()
+    assert set(guidance.clear) == {S("e5"), S("a7")} and guidance.fill == (S("a6"),)
+    hands.lift("a7")
+    (guidance,) = hands.place("a6")  # blue's scout put where the game has it: still guidance
+    assert guidance == BoardMismatch(clear=(S("e5"),), fill=(), reason="restore")
+    assert hands.lift("e5") == [BoardMatches()]
+
+
+def test_guidance_lists_the_nearest_squares_first():
+    hands = Hands(position(e4=(Color.RED, "major")))
+    hands.place("f4", after=0.01)
+    hands.place("a9", after=0.01)
+    hands.place("e6", after=0.01)
+    (mismatch,) = hands.wait(1.0)
+    assert mismatch.clear == (S("e6"), S("f4"), S("a9"))  # nearest to where the hand last was
+
+
+def test_a_takeback_turns_into_guidance_not_a_new_move():
+    hands = Hands(position(e4=(Color.RED, "major")))
+    hands.lift("e4")
+    hands.push(hands.place("e5")[0])
+    hands.game.pop()
+    (guidance,) = hands.recognizer.sync()
+    assert guidance == BoardMismatch(clear=(S("e5"),), fill=(S("e4"),), reason="restore")
+    assert hands.recognizer.restoring
+
+
+def test_a_board_reconnected_after_a_power_cut_is_guided_back_to_the_game():
+    game = position(e4=(Color.RED, "major"), c7=(Color.BLUE, "miner"))
+    recognizer = MoveRecognizer(game)
+    empty = StableBoard.from_squares(set(), 10, 10, 5.0)
+    (guidance,) = recognizer.feed(empty)
+    assert guidance.reason == "setup" and set(guidance.fill) == game.occupied()
+
+
+def test_each_players_setup_zone_is_checked_separately():
+    game = position(a2=(Color.RED, "bomb"), b9=(Color.BLUE, "bomb"))
+    board = StableBoard.from_squares({S("a1"), S("a2"), S("j10"), S("c9")}, 10, 10)
+    checks = setup_mismatches(game, board)
+    assert checks[Color.RED] is None
+    assert checks[Color.BLUE] == BoardMismatch(clear=(S("c9"),), fill=(S("b9"),), reason="setup")
+
+
+def test_identifying_sensors_check_each_setup_piece_by_its_tag():
+    game = position(a2=(Color.RED, "bomb"), b2=(Color.RED, "scout"))
+    registry = {1: (Color.RED, "flag"), 2: (Color.RED, "bomb"), 3: (Color.RED, "scout"),
+                4: (Color.BLUE, "flag")}
+    values = [0] * 100
+    values[0], values[10], values[11], values[99] = 1, 3, 2, 4  # bomb and scout swapped
+    board = StableBoard.from_values(values, 10, 10, identifying=True)
+    checks = setup_mismatches(game, board, registry)
+    assert checks[Color.RED] == BoardMismatch((), (), (S("a2"), S("b2")), "setup")
+    assert checks[Color.BLUE] is None
+    assert setup_from_tags(CLASSIC, Color.RED, board, registry) == {
+        S("a1"): "flag", S("a2"): "scout", S("b2"): "bomb"}
+
+
+def test_a_square_filling_before_the_origin_empties_is_ruled_only_if_it_holds():
+    # A piece hovering over e5 touches down just as its neighbour e4 is knocked off its contact.
+    hands = Hands(position(e4=(Color.RED, "major")))
+    hands.place("e5", after=0.3)
+    assert hands.lift("e4", after=0.03) == []
+    assert hands.place("e4", after=0.04) == []  # the knocked piece is back: no move
+    assert hands.wait(1.0) == [BoardMismatch(clear=(S("e5"),), fill=(), reason="unexpected")]
+
+
+def test_a_piece_slid_with_both_contacts_closed_for_a_moment_is_ruled_once_it_holds():
+    hands = Hands(position(e4=(Color.RED, "major")))
+    hands.place("e5", after=0.3)
+    assert hands.lift("e4", after=0.03) == []
+    assert [o.move for o in hands.wait(0.5)] == [Move.parse("e4-e5")]

@@ -11,6 +11,7 @@ from firmware_bridge.user_variants import load_user_variants
 # so `arbiter check` works without Kivy or MQTT installed.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "check": ("firmware_bridge.check_command", "Replay a game record and print a JSON verdict"),
+    "convert": ("firmware_bridge.convert_command", "Convert a game between JSON, Gravon XML and GSN"),
     "referee": ("firmware_bridge.referee_command", "Run the referee service on the Pi"),
     "sim": ("hardware.sim_command", "Run a simulated sensor grid on a pseudo-terminal"),
     "tablet": ("companion_app.main", "Start the companion app (player tablet or referee display)"),

@@ -131,3 +131,9 @@ def test_a_draw_by_both_sides_unable_to_move_is_exported_as_ending_2():
     assert check_record(game.record.to_dict())["result"] == {"winner": None,
                                                              "reason": "neither-can-move"}
     assert from_record(game.record).result == GravonResult(2, None)
+
+
+def test_a_gsn_game_that_ended_during_the_setup_is_refused_with_the_reason():
+    # The archive's readers: an END right after the type line means no board was ever complete.
+    with pytest.raises(GravonError, match="before both setups were complete"):
+        read_gsn("#X38FA11 Stratego-Notation v1\ntype 0\nEND\nAnna vs Boris result 3 winner 1\n")

@@ -450,6 +450,8 @@ class Game:
             ended = Result(None, results.BOTH_IMMOBILE)
         elif self._mobile_count[opponent] == 0:
             ended = Result(mover, results.NO_MOVABLE_PIECES)
+            if self.variant.cannot_move == "loses" and not self._could_move(mover):
+                ended = Result(None, results.NEITHER_CAN_MOVE)  # both unable to move: a draw
         elif self._mobile_count[mover] == 0 and self.variant.cannot_move == "passes":
             # Where a blocked player passes, a side without mobile pieces would pass for ever:
             # losing the last one ends the game at once (Espionage: the opponent captured them all).
@@ -470,6 +472,11 @@ class Game:
     def _when_blocked(self, undo: _Undo) -> Result | None:
         """The player to move has no legal move: loses, or passes (a TurnEvent each) until one can."""
         if self.variant.cannot_move == "loses":
+            # Only here, at the end of a game, is the other side looked at: when neither side
+            # has a piece that could move, both are unable to move and the game is drawn
+            # (the German rule booklet: "beide Spieler zugunfähig"; Gravon's ending 2).
+            if not (self._could_move(self.to_move) or self._could_move(self.to_move.other)):
+                return Result(None, results.NEITHER_CAN_MOVE)
             return Result(self.to_move.other, results.NO_LEGAL_MOVE)
         # A pass lets the no-return restriction expire, so three passes always settle it;
         # the bound only guards against a variant whose restrictions never expire.

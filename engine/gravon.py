@@ -28,7 +28,8 @@ The board string has 100 characters, square by square from Red's back row (Red's
 towards Blue's back row: `A` empty, `_` lake, `B`..`M` Red's bomb, spy, scout, miner, sergeant,
 lieutenant, captain, major, colonel, general, marshal, flag, and `N`..`Y` the same for Blue.
 XML squares are a file letter A..K without J (the old Stratego notation) and a row 1..10, row 1
-being Red's back row; some archive files wrongly write J for K, so J is read as the tenth file.
+being Red's back row; archive files write row 10 as `:` (the character after `9`, so `K:` is
+the top right corner), and some wrongly write J for K, so J is read as the tenth file.
 GSN squares are two digits: the square's index in the board string. Winners: XML 1 = Red,
 2 = Blue, 3 = draw; GSN 0 = Red, 1 = Blue, 2 = draw. See docs/records.md.
 """
@@ -60,7 +61,7 @@ XML_FILES = "ABCDEFGHIK"  # the tenth file is K: the old notation has no J
 
 # Gravon game types and the variant each is played as ("classicfree": classic without a clock).
 XML_TYPES = {"classic": "classic", "classicfree": "classic", "barrage": "barrage", "duell": "duel"}
-GSN_TYPES = {0: "classic", 1: "barrage", 2: "classic"}
+FREE_TYPE = "classicfree"  # any starting arrangement (read as a `position` record)
 GSN_TYPE_NAMES = {0: "classic", 1: "barrage", 2: "classicfree", 3: "ultimate lightning"}
 GSN_HEADER = "#X38FA11 Stratego-Notation v"
 
@@ -82,6 +83,7 @@ _DECLARED = {3: "resignation", 4: "agreement", 11: "clock", 12: "game-time", 13:
              14: "resignation"}
 _ENGINE_REASON_TO_ENDING = {
     "no-movable-pieces": 0, "no-legal-move": 0, "flag-captured": 1, "both-immobile": 2,
+    "neither-can-move": 2,
     "resignation": 3, "agreement": 4, "clock": 11, "game-time": 12,
 }
 
@@ -220,7 +222,8 @@ def setup_to_letters(setup: Setup, variant: Variant, color: Color) -> str:
 
 # -- squares and moves -------------------------------------------------------------------------
 
-_XML_SQUARE = re.compile(r"^([A-Ka-k])(10|[1-9])$")
+# Row 10 is `10` or, in the archive's own files, `:` (the character after `9`).
+_XML_SQUARE = re.compile(r"^([A-Ka-k])(10|[1-9]|:)$")
 _INDEX_SQUARE = re.compile(r"^([0-9])([0-9])$")
 
 
@@ -235,7 +238,8 @@ def _read_square(text: str) -> Square:
         letter = match.group(1).upper()
         file = 9 if letter in "JK" else XML_FILES.index(letter) if letter in XML_FILES else -1
         if file >= 0:
-            return Square(file, int(match.group(2)) - 1)
+            row = 10 if match.group(2) == ":" else int(match.group(2))
+            return Square(file, row - 1)
     raise GravonError(f"not a Gravon square: {text!r}")
 
 
@@ -274,21 +278,23 @@ def _ending_of(result: GravonResult | None) -> dict[str, str] | None:
     return ending
 
 
-def _record(variant_name: str, board: str | None, moves: list[str],
+def _record(gravon_type: str, board: str | None, moves: list[str],
             result: GravonResult | None) -> GameRecord:
     if board is None:
         raise GravonError("the game ended before both setups were complete (no board)")
-    variant = get_variant(variant_name)
+    variant = get_variant(XML_TYPES[gravon_type])
     pieces = board_from_string(board, variant)
+    # "classicfree" games start from any arrangement: a `position` record, not a setup.
+    is_setup = gravon_type != FREE_TYPE
     errors = []
-    for color in Color:
+    for color in Color if is_setup else ():
         errors += validate_setup(variant, color, {sq: k for sq, (c, k) in pieces.items() if c is color})
     if errors:
         raise GravonError("the archive's setup is not a valid " + variant.name + " setup: "
                           + "; ".join(errors))
     # Gravon enforced the two-squares rule with five moves, not three (rules.md, section 1).
     return GameRecord(variant=variant.name, pieces=pieces, moves=moves, to_move=variant.first,
-                      two_squares_limit=5, ending=_ending_of(result))
+                      is_setup=is_setup, two_squares_limit=5, ending=_ending_of(result))
 
 
 def result_of_record(record: GameRecord) -> GravonResult | None:
@@ -308,15 +314,20 @@ def result_of_record(record: GameRecord) -> GravonResult | None:
 
 def from_record(record: GameRecord, players: tuple[str, str] = ("", "")) -> GravonGame:
     """Wrap a record for export, with the result its moves (and declared ending) lead to."""
-    return GravonGame(record, players, result_of_record(record), _gravon_type(record.variant))
+    return GravonGame(record, players, result_of_record(record), _gravon_type(record))
 
 
-def _gravon_type(variant_name: str) -> str:
+def _gravon_type(record: GameRecord) -> str:
     types = {"classic": "classic", "barrage": "barrage", "duel": "duell"}
-    if variant_name not in types:
-        raise GravonError(f"the Gravon archive has no {variant_name} games (only "
+    if record.variant not in types:
+        raise GravonError(f"the Gravon archive has no {record.variant} games (only "
                           "classic, barrage and duel)")
-    return types[variant_name]
+    if not record.is_setup:
+        if record.variant != "classic":
+            raise GravonError("Gravon plays any arrangement only as classicfree (classic); "
+                              f"this is a {record.variant} position")
+        return FREE_TYPE
+    return types[record.variant]
 
 
 # -- XML ------------------------------------------------------------------------------------
@@ -345,7 +356,7 @@ def read_xml(text: str) -> GravonGame:
         moves.append(_move(source, target))
     elements = list(game.iter("player"))
     if all((p.get("id") or "").strip().isdigit() for p in elements):
-        elements.sort(key=lambda p: int(p.get("id").strip()))  # Red is player 1
+        elements.sort(key=lambda p: int((p.get("id") or "").strip()))  # Red is player 1
     names = [(p.text or "").strip() for p in elements]
     players = (names + ["", ""])[:2]
     result = None
@@ -357,7 +368,7 @@ def read_xml(text: str) -> GravonGame:
         except ValueError:
             raise GravonError("<result> needs numeric type and winner") from None
         result = GravonResult(ending, _winner(winner_code, {1: Color.RED, 2: Color.BLUE, 3: None}))
-    record = _record(XML_TYPES[gravon_type], board, moves, result)
+    record = _record(gravon_type, board, moves, result)
     return GravonGame(record, (players[0], players[1]), result, gravon_type)
 
 
@@ -365,7 +376,7 @@ def write_xml(game: GravonGame) -> str:
     """Write a game in the archive's XML format."""
     record = game.record
     variant = record.variant_rules()
-    gravon_type = game.gravon_type or _gravon_type(record.variant)
+    gravon_type = game.gravon_type or _gravon_type(record)
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<stratego>",
              f" <game type={quoteattr(gravon_type)}>",
              f'  <field content="{board_to_string(record.pieces, variant)}"/>']
@@ -399,37 +410,49 @@ def read_gsn(text: str) -> GravonGame:
         type_code = int(lines[1][4:])
     except ValueError:
         raise GravonError(f"GSN: bad type line {lines[1]!r}") from None
-    if type_code not in GSN_TYPES:
+    if GSN_TYPE_NAMES.get(type_code) not in XML_TYPES:
         raise GravonError(f"Gravon game type {GSN_TYPE_NAMES.get(type_code, type_code)!r} "
                           "is not supported (supported: classic, barrage, classicfree)")
-    ends = [i for i, line in enumerate(lines) if line == "END"]
-    if not ends:
+    if "END" not in lines:
         raise GravonError("GSN: no END line")
-    # Some archive files repeat END; the moves stop at the first one (known archive fault).
-    body = lines[2:ends[0]]
+    body = lines[2:]
     board = None
     if body and len(body[0]) == 100:
         board, body = body[0], body[1:]
+    # A file may hold more than one END and result line, with moves after the first (a known
+    # archive fault). The archive's readers repair it by keeping every move, in order, and the
+    # first result line; so do we (docs/records.md, "Gravon archive").
     moves: list[str] = []
     notes: list[str] = []
+    players, result = ("", ""), None
+    ends = after_end = 0
     for number, line in enumerate(body, start=1):
+        if line == "END":
+            ends += 1
+            continue
+        match = _GSN_RESULT.match(line)
+        if match is not None:
+            if result is not None:
+                notes.append(f"line {number}: later result line ignored: {line}")
+                continue
+            players = (match.group(1).strip(), match.group(2).strip())
+            winner = _winner(int(match.group(4)), {0: Color.RED, 1: Color.BLUE, 2: None})
+            result = GravonResult(int(match.group(3)), winner)
+            continue
+        if ends and " vs " in line:
+            raise GravonError(f"GSN: bad result line {line!r}")
         if len(line) == 5 and line[2] == ":":
             notes.append(f"line {number}: rescue move {line} skipped (Ultimate Lightning)")
             continue
         parts = line.split("-")
         if len(parts) != 2:
             raise GravonError(f"GSN: not a move: {line!r}")
+        after_end += ends > 0
         moves.append(_move(*parts))
-    players, result = ("", ""), None
-    tail = [line for line in lines[ends[-1] + 1:] if " vs " in line]
-    if tail:
-        match = _GSN_RESULT.match(tail[0])
-        if match is None:
-            raise GravonError(f"GSN: bad result line {tail[0]!r}")
-        players = (match.group(1).strip(), match.group(2).strip())
-        winner = _winner(int(match.group(4)), {0: Color.RED, 1: Color.BLUE, 2: None})
-        result = GravonResult(int(match.group(3)), winner)
-    record = _record(GSN_TYPES[type_code], board, moves, result)
+    if after_end:
+        notes.append(f"{ends} END lines: the {after_end} moves after the first END kept, with the "
+                     "first result line (the archive's readers repair such files so)")
+    record = _record(GSN_TYPE_NAMES[type_code], board, moves, result)
     return GravonGame(record, players, result, GSN_TYPE_NAMES[type_code], notes)
 
 
@@ -437,7 +460,7 @@ def write_gsn(game: GravonGame) -> str:
     """Write a game in GSN (classic and barrage only: GSN has no type for duel)."""
     record = game.record
     variant = record.variant_rules()
-    gravon_type = game.gravon_type or _gravon_type(record.variant)
+    gravon_type = game.gravon_type or _gravon_type(record)
     codes = {name: code for code, name in GSN_TYPE_NAMES.items()}
     if gravon_type not in codes:
         raise GravonError(f"GSN has no game type for {gravon_type}; write XML instead")

@@ -1,4 +1,4 @@
-"""`arbiter check RECORD.json`: replay a game record and print one JSON verdict."""
+"""`arbiter check FILE`: replay a game (JSON record, Gravon XML or GSN) and print one JSON verdict."""
 
 from __future__ import annotations
 
@@ -6,13 +6,15 @@ import argparse
 import json
 import sys
 
+from engine.formats import record_data
+from engine.gravon import GravonError
 from engine.records import RecordError, check_record
 
 
 def main(argv: list[str]) -> int:
     """Print the verdict; exit 0 when the record was read, 2 when it is not a valid record."""
     parser = argparse.ArgumentParser(prog="arbiter check", description=__doc__)
-    parser.add_argument("record", help="a game record (JSON); - reads standard input")
+    parser.add_argument("record", help="a game record (JSON), Gravon XML or GSN; - reads standard input")
     args = parser.parse_args(argv)
     try:
         if args.record == "-":
@@ -27,12 +29,15 @@ def main(argv: list[str]) -> int:
         print(f"arbiter check: {args.record} is not UTF-8 text", file=sys.stderr)
         return 2
     try:
-        verdict = check_record(json.loads(text))
+        verdict = check_record(record_data(text))
     except (json.JSONDecodeError, RecursionError) as error:
         print(f"arbiter check: not JSON: {error}", file=sys.stderr)
         return 2
     except RecordError as error:
         print(f"arbiter check: not a valid record: {error}", file=sys.stderr)
+        return 2
+    except GravonError as error:
+        print(f"arbiter check: not a readable Gravon game: {error}", file=sys.stderr)
         return 2
     print(json.dumps(verdict))
     return 0

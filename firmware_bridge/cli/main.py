@@ -11,6 +11,7 @@ from firmware_bridge.cli.user_variants import load_user_variants
 # so `arbiter check` works without Kivy or MQTT installed.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "check": ("firmware_bridge.cli.check", "Replay a game record and print a JSON verdict"),
+    "convert": ("firmware_bridge.cli.convert", "Convert a game between JSON, Gravon XML and GSN"),
     "referee": ("firmware_bridge.cli.referee", "Run the referee service on the Pi"),
     "sim": ("hardware.sim.command", "Run a simulated sensor grid on a pseudo-terminal"),
     "tablet": ("companion_app.ui.main", "Start the companion app (player tablet or referee display)"),

@@ -173,9 +173,10 @@ def test_a_file_that_cannot_be_read_exits_2(tmp_path, capsys):
     assert "not UTF-8" in capsys.readouterr().err
 
 
-def test_a_gravon_file_is_not_a_record(capsys):
-    assert main([str(GRAVON_GSN)]) == 2
-    assert "not JSON" in capsys.readouterr().err
+def test_a_gravon_file_is_read_by_its_content(capsys):
+    assert main([str(GRAVON_GSN)]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["result"] == {"winner": "red", "reason": "resignation"}
 
 
 def test_deeply_nested_json_is_refused_not_crashed(tmp_path, capsys):

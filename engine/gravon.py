@@ -345,7 +345,7 @@ def read_xml(text: str) -> GravonGame:
         moves.append(_move(source, target))
     elements = list(game.iter("player"))
     if all((p.get("id") or "").strip().isdigit() for p in elements):
-        elements.sort(key=lambda p: int(p.get("id").strip()))  # Red is player 1
+        elements.sort(key=lambda p: int((p.get("id") or "").strip()))  # Red is player 1
     names = [(p.text or "").strip() for p in elements]
     players = (names + ["", ""])[:2]
     result = None

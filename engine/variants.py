@@ -259,23 +259,28 @@ def _piece_kind(name: str, powers: Any) -> PieceKind:
 
 
 def _combat(value: Any, base: CombatRules) -> CombatRules:
-    table = _table("combat", value)
-    unknown = set(table) - {f.name for f in fields(CombatRules)}
+    """The combat rules of a TOML `[combat]` table: what it gives replaces the base's."""
+    table = _table("'combat'", value)
+    unknown = sorted(set(table) - {f.name for f in fields(CombatRules)})
     if unknown:
-        raise VariantError(f"combat: unknown setting {sorted(unknown)[0]!r}")
-    pairs = {}
+        raise VariantError(f"combat: unknown setting {unknown[0]!r}")
+    pairs: dict[str, frozenset[tuple[str, str]]] = {}
     for key in ("assassins", "defusers"):
-        given = table.get(key, getattr(base, key))
-        if not all(isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(n, str) for n in p)
-                   for p in given):
+        if key not in table:
+            pairs[key] = getattr(base, key)
+            continue
+        given = table[key]
+        if not isinstance(given, list) or not all(
+                isinstance(p, list) and len(p) == 2 and all(isinstance(n, str) for n in p) for p in given):
             raise VariantError(f"combat.{key} must be a list of [attacker, defender] pairs")
-        pairs[key] = frozenset((str(a), str(b)) for a, b in given)
+        pairs[key] = frozenset((a, b) for a, b in given)
     return CombatRules(
         ties=_checked("combat.ties", table.get("ties", base.ties), str),
         assassins=pairs["assassins"],
         defusers=pairs["defusers"],
-        traps=frozenset(_names("combat.traps", list(table.get("traps", base.traps)))),
-        objectives=frozenset(_names("combat.objectives", list(table.get("objectives", base.objectives)))),
+        traps=frozenset(_names("combat.traps", table["traps"])) if "traps" in table else base.traps,
+        objectives=(frozenset(_names("combat.objectives", table["objectives"]))
+                    if "objectives" in table else base.objectives),
     )
 
 

@@ -96,6 +96,9 @@ def test_a_broken_family_variant_is_refused_with_the_reason(text, message):
         ("name = 'x'\nlakes = 'c5'", "'lakes' must be a list"),
         ("name = 'x'\nlakes = ['zz']", "lakes"),
         ("name = 'x'\nfirst = 'green'", "'first'"),
+        ("name = 'x'\n[combat]\nassassins = 3", "combat.assassins"),
+        ("name = 'x'\n[combat]\ntraps = 'bomb'", "combat.traps"),
+        ("name = 'x'\n[combat]\nluck = true", "unknown setting 'luck'"),
     ],
 )
 def test_a_family_variant_with_a_malformed_field_is_refused_naming_the_field(text, message):
@@ -107,6 +110,13 @@ def test_a_family_variant_with_a_malformed_field_is_refused_naming_the_field(tex
 def test_a_variant_error_is_one_of_ours_and_still_a_value_error():
     # Callers that catch ValueError (the user-variant loader) keep working.
     assert issubclass(VariantError, ArbiterError) and issubclass(VariantError, ValueError)
+
+
+def test_a_family_variant_may_change_the_combat_rules():
+    variant = variant_from_toml("name = 'sappers'\n[combat]\ntraps = ['bomb']\n"
+                                "defusers = [['miner', 'bomb'], ['scout', 'bomb']]")
+    assert variant.combat.defusers == {("miner", "bomb"), ("scout", "bomb")}
+    assert variant.combat.assassins == get_variant("classic").combat.assassins
 
 
 def test_a_family_variant_may_give_a_piece_new_powers():

@@ -17,10 +17,14 @@ run: $(STAMP)
 test: $(STAMP)
 	bash .ci/system-deps
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy --strict engine
+	$(VENV)/bin/mypy hardware firmware_bridge companion_app
 	$(VENV)/bin/python -m pytest
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy --strict engine
+	$(VENV)/bin/mypy hardware firmware_bridge companion_app
 
 bench: $(STAMP)
 	for b in bench/bench_*.py; do $(VENV)/bin/python $$b || exit 1; done

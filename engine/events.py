@@ -112,7 +112,7 @@ class TakebackEvent(Event):
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
-    cls.type: cls  # type: ignore[attr-defined]
+    cls.type: cls
     for cls in (MoveEvent, BattleEvent, CaptureEvent, RevealEvent, RefusalEvent, TurnEvent,
                 GameEndEvent, TakebackEvent)
 }

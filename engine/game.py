@@ -19,11 +19,12 @@ from engine.events import (
 )
 from engine.geometry import Geometry, geometry_for
 from engine.pieces import Color, Piece
-from engine.repetition import RepetitionRules
+from engine.repetition import ChaseWarning, RepetitionRules
 from engine.results import IllegalMove, Refusal, Result
 from engine.setups import Setup, validate_setup
 from engine.squares import Move, Square
 from engine.variants import Variant
+from engine.views import PlayerView, player_view
 
 
 @dataclass
@@ -34,7 +35,7 @@ class _Undo:
     piece: Piece
     origin: int
     target: int
-    removed: list[tuple[Piece, int]]
+    removed: list[tuple[Piece, int | None]]  # (piece, its square; None: the lifted attacker)
     first_move: bool
     revealed: list[tuple[Color | None, int]]
     result_before: Result | None
@@ -100,10 +101,10 @@ class Game:
         self._history: list[_Undo] = []
         self._declared = False  # the result came from a declaration, not from a move
         self.hash = geometry.side_key if self.to_move is Color.BLUE else 0
-        for index, piece in enumerate(self._board):
-            if piece is not None:
-                self.hash ^= geometry.piece_key(piece.color, piece.kind, index)
-        self.repetition = RepetitionRules(self)
+        for index, placed in enumerate(self._board):
+            if placed is not None:
+                self.hash ^= geometry.piece_key(placed.color, placed.kind, index)
+        self.repetition = RepetitionRules(variant, geometry, self._board)
         self._move_cache: dict[int, Move] = {}
 
     # -- construction ---------------------------------------------------------------------
@@ -258,20 +259,20 @@ class Game:
         """Every move the player to move may make now, repetition rules included."""
         if self.result is not None:
             return []
-        board = self._board
+        board, position = self._board, self.hash
         refusal = self.repetition.refusal
         return [
             self._move(origin, target)
             for piece, origin, target in self._candidate_moves(self.to_move)
-            if refusal(piece, origin, target, board[target] is not None) is None
+            if refusal(piece, origin, target, board[target] is not None, position) is None
         ]
 
     def has_legal_move(self) -> bool:
         """True when the player to move has at least one legal move (cheaper than listing them)."""
-        board = self._board
+        board, position = self._board, self.hash
         refusal = self.repetition.refusal
         return any(
-            refusal(piece, origin, target, board[target] is not None) is None
+            refusal(piece, origin, target, board[target] is not None, position) is None
             for piece, origin, target in self._candidate_moves(self.to_move)
         )
 
@@ -308,7 +309,8 @@ class Game:
             return Refusal(
                 "movement", f"this piece may not go straight back to {target}, which it just left"
             )
-        return self.repetition.refusal(piece, origin_index, target_index, occupant is not None)
+        return self.repetition.refusal(piece, origin_index, target_index, occupant is not None,
+                                       self.hash)
 
     def _why_unreachable(self, piece: Piece, move: Move) -> str:
         kind = self._kinds[piece.kind]
@@ -391,7 +393,8 @@ class Game:
         if survivor_on_target is not None and self.variant.recognizers:
             self._recognise_around(piece, target, undo)
         self._turn_pieces = self._turn_pieces + (piece.id,)
-        undo.repetition_token = self.repetition.record(piece, origin, target, defender is not None)
+        undo.repetition_token = self.repetition.record(piece, origin, target, defender is not None,
+                                                       self.hash)
         self._history.append(undo)
         self._finish_move(piece.color, objective_taken, defender, undo)
         return list(events)
@@ -566,12 +569,20 @@ class Game:
         """`color`'s own clock ran out: that player loses."""
         return self._declare(Result(Color(color).other, results.CLOCK))
 
-    # -- views -----------------------------------------------------------------------------
+    # -- what the players may be told ---------------------------------------------------------
 
-    def view(self, viewer: Color | None = None):  # -> PlayerView (import cycle avoided)
+    def moves_left_in_run(self, color: Color) -> int | None:
+        """How many more moves `color`'s current back-and-forth may have (two-squares rule)."""
+        return self.repetition.moves_left_in_run(color)
+
+    def chase_warning(self, color: Color) -> ChaseWarning | None:
+        """None, or what `color` should know while chasing (more-squares rule)."""
+        moving = self.to_move is color and self.result is None
+        candidates = self._candidate_moves(color) if moving else ()
+        return self.repetition.chase_warning(color, self.hash, candidates)
+
+    def view(self, viewer: Color | None = None) -> PlayerView:
         """What `viewer` may know of the game (None: the public view)."""
-        from engine.views import player_view
-
         return player_view(self, viewer)
 
     def __repr__(self) -> str:

@@ -91,6 +91,8 @@ _ENGINE_REASON_TO_ENDING = {
 class GravonError(ArbiterError, ValueError):
     """The text is not a Gravon game this program can read, or a game cannot be written as one."""
 
+    code = "bad-gravon"
+
 
 @dataclass(frozen=True)
 class GravonResult:

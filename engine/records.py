@@ -22,6 +22,8 @@ ENDINGS = ("resignation", "agreement", "game-time", "clock")
 class RecordError(ArbiterError, ValueError):
     """The document is not a valid game record."""
 
+    code = "bad-record"
+
 
 @dataclass
 class GameRecord:

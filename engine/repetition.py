@@ -17,31 +17,35 @@ preceding move (the two-squares rule still applies to that). Anything else by ei
 the chase. The rule applies to games of one move per turn; in a game of several moves per turn
 (Espionage) "the directly following move" has no meaning and the rule is not applied.
 
+What the rules read: the variant's switches, the board's geometry, the game's board (the live
+list of squares, read and never written) and the position's Zobrist hash, which the game passes
+with each call. They never see the `Game` itself.
+
 Costs: the game calls `refusal` before a move (for every candidate in `legal_moves` too),
 `record` after it and `undo` on a takeback. `refusal` looks at the two runs, the chaser's state
 and at most four neighbouring squares, and predicts the hash of the position a plain move would
 give with two Zobrist keys: it costs the same at move 20 and at move 5000. `record` and `undo` are
 O(1) as well (a chase keeps its positions in one dictionary that `undo` takes the entry out of).
 
-For the players' warnings (the app shows them before a rule bites):
+For the players' warnings (the app shows them before a rule bites; `Game` passes them on):
 - `moves_left_in_run(color)`: how many more moves the current back-and-forth of `color` may have.
-- `chase_warning(color)`: None, or a `ChaseWarning` while `color` is chasing: which enemy pieces
-  it has chased, how many positions the chase has seen, and which of its moves the more-squares
-  rule refuses right now (so the tablet can say "your next chasing move may be refused").
+- `chase_warning(color, position, candidates)`: None, or a `ChaseWarning` while `color` is
+  chasing: which enemy pieces it has chased, how many positions the chase has seen, and which of
+  its candidate moves the more-squares rule refuses right now (so the tablet can say "your next
+  chasing move may be refused").
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.geometry import Geometry
 from engine.pieces import Color, Piece
 from engine.results import Refusal
 from engine.squares import Move, Square
-
-if TYPE_CHECKING:
-    from engine.game import Game
-
+from engine.variants import Variant
 
 _NOTHING: frozenset[int] = frozenset()
 
@@ -100,11 +104,15 @@ class _Token:
 
 
 class RepetitionRules:
-    """The repetition rules of one game, with their state."""
+    """The repetition rules of one game, with their state.
 
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        variant = game.variant
+    `board` is the game's own list of squares (index -> piece or None): the rules read it as the
+    game changes it, so they never need the game.
+    """
+
+    def __init__(self, variant: Variant, geometry: Geometry, board: Sequence[Piece | None]) -> None:
+        self.geometry = geometry
+        self.board = board
         # 0 means "off" as in game records; a limit of zero moves would forbid every second move.
         self.limit = variant.two_squares_limit or None
         self._limit_or_never = self.limit if self.limit is not None else float("inf")
@@ -115,7 +123,7 @@ class RepetitionRules:
     # -- the two-squares rule ------------------------------------------------------------------
 
     def _segment(self, origin: int, target: int) -> frozenset[int]:
-        width = self.game.geometry.width
+        width = self.geometry.width
         low, high = min(origin, target), max(origin, target)
         step = 1 if origin // width == target // width else width
         return frozenset(range(low, high + 1, step))
@@ -134,9 +142,9 @@ class RepetitionRules:
 
     def _is_chasing_move(self, chase: Chase, piece: Piece, target: int) -> bool:
         """True when a piece arriving on `target` stands next to a piece that ran away in the chase."""
-        board = self.game._board
+        board = self.board
         evaders = chase.evaders
-        for neighbour in self.game.geometry.neighbours[target]:
+        for neighbour in self.geometry.neighbours[target]:
             other = board[neighbour]
             if other is not None and other.id in evaders and other.color is not piece.color:
                 return True
@@ -144,15 +152,16 @@ class RepetitionRules:
 
     def _threatened_by(self, piece: Piece, target: int) -> frozenset[int]:
         """Ids of the enemy pieces next to `piece`, which has just moved to `target`."""
-        board = self.game._board
+        board = self.board
         if board[target] is not piece:
             return frozenset()  # it lost its attack: a piece no longer on the board threatens nothing
         color = piece.color
-        ids = [other.id for neighbour in self.game.geometry.neighbours[target]
+        ids = [other.id for neighbour in self.geometry.neighbours[target]
                if (other := board[neighbour]) is not None and other.color is not color]
         return frozenset(ids) if ids else _NOTHING
 
-    def _more_squares_refusal(self, piece: Piece, origin: int, target: int, attack: bool) -> Refusal | None:
+    def _more_squares_refusal(self, piece: Piece, origin: int, target: int, attack: bool,
+                              position: int) -> Refusal | None:
         chase = self.chases[piece.color]
         if chase is None or chase.awaiting_answer or attack:
             # Every attack takes at least one piece off the board, so it can never recreate a
@@ -163,8 +172,8 @@ class RepetitionRules:
             return None  # the exception: straight back to where it came from (two-squares permitting)
         if not self._is_chasing_move(chase, piece, target):
             return None
-        keys = self.game.geometry.keys[(piece.color, piece.kind)]
-        after = self.game.hash ^ keys[origin] ^ keys[target]
+        keys = self.geometry.keys[(piece.color, piece.kind)]
+        after = position ^ keys[origin] ^ keys[target]
         if after in chase.positions:
             return Refusal(
                 "more-squares",
@@ -173,14 +182,8 @@ class RepetitionRules:
             )
         return None
 
-    def _position_after(self, mover: Color) -> int:
-        """The hash of the position just reached, always with the side bit of the mover."""
-        game = self.game
-        if game.to_move is mover:
-            return game.hash
-        return game.hash ^ game.geometry.side_key
-
-    def _record_chases(self, piece: Piece, origin: int, target: int, attack: bool) -> tuple[dict[int, int], int] | None:
+    def _record_chases(self, piece: Piece, origin: int, target: int, attack: bool,
+                       position: int) -> tuple[dict[int, int], int] | None:
         color, opponent = piece.color, piece.color.other
         # The opponent's chase goes on only if this move ran away from its last threat.
         theirs = self.chases[opponent]
@@ -199,7 +202,6 @@ class RepetitionRules:
         if not threatened:
             self.chases[color] = None
             return None
-        position = self._position_after(color)
         mine = self.chases[color]
         if mine is not None and not mine.awaiting_answer:
             positions, evaders = mine.positions, mine.evaders
@@ -210,28 +212,33 @@ class RepetitionRules:
                                    awaiting_answer=True)
         return positions, position
 
-    def chase_warning(self, color: Color) -> ChaseWarning | None:
-        """None, or what `color` should know while chasing: the chased pieces and refused moves."""
+    def chase_warning(self, color: Color, position: int,
+                      candidates: Iterable[tuple[Piece, int, int]]) -> ChaseWarning | None:
+        """None, or what `color` should know while chasing: the chased pieces and refused moves.
+
+        `position` is the current hash; `candidates` are the (piece, origin, target) moves to
+        test, empty unless `color` is to move in a game still going on.
+        """
         chase = self.chases[color]
         if chase is None or chase.awaiting_answer:
             return None
-        game = self.game
+        board, squares, evaders = self.board, self.geometry.squares, chase.evaders
         chased = tuple(sorted(
-            square for piece_id in chase.evaders if (square := game.square_of(piece_id)) is not None
+            squares[index] for index, piece in enumerate(board) if piece is not None and piece.id in evaders
         ))
-        refused: list[Move] = []
-        if game.to_move is color and game.result is None:
-            board = game._board
-            for piece, origin, target in game._candidate_moves(color):
-                refusal = self._more_squares_refusal(piece, origin, target, board[target] is not None)
-                if refusal is not None:
-                    refused.append(game._move(origin, target))
+        refused = [
+            Move(squares[origin], squares[target])
+            for piece, origin, target in candidates
+            if self._more_squares_refusal(piece, origin, target, board[target] is not None, position)
+            is not None
+        ]
         return ChaseWarning(chased, len(chase.positions), tuple(sorted(refused, key=str)))
 
     # -- what the game calls -------------------------------------------------------------------
 
-    def refusal(self, piece: Piece, origin: int, target: int, attack: bool) -> Refusal | None:
-        """Why the rules of repetition forbid this move, or None."""
+    def refusal(self, piece: Piece, origin: int, target: int, attack: bool,
+                position: int) -> Refusal | None:
+        """Why the rules of repetition forbid this move (`position`: the hash before it), or None."""
         run = self.runs[piece.color]
         # The count first: it is cheap and almost always below the limit.
         if run is not None and run.count >= self._limit_or_never and self._continues(run, piece, origin, target):
@@ -242,11 +249,14 @@ class RepetitionRules:
         if self.more_squares:
             chase = self.chases[piece.color]
             if chase is not None and not chase.awaiting_answer:  # only a live chase can refuse
-                return self._more_squares_refusal(piece, origin, target, attack)
+                return self._more_squares_refusal(piece, origin, target, attack, position)
         return None
 
-    def record(self, piece: Piece, origin: int, target: int, attack: bool) -> object:
-        """Update the rules' state after a move; returns what `undo` needs."""
+    def record(self, piece: Piece, origin: int, target: int, attack: bool, position: int) -> object:
+        """Update the rules' state after a move; returns what `undo` needs.
+
+        `position` is the hash just reached, before the turn passes (the mover's side bit).
+        """
         color = piece.color
         run = self.runs[color]
         chases = (self.chases[Color.RED], self.chases[Color.BLUE])
@@ -255,7 +265,7 @@ class RepetitionRules:
             self.runs[color] = ShuffleRun(run.piece_id, run.squares, run.count + 1)
         else:
             self.runs[color] = ShuffleRun(piece.id, self._segment(origin, target), 1)
-        added = self._record_chases(piece, origin, target, attack) if self.more_squares else None
+        added = self._record_chases(piece, origin, target, attack, position) if self.more_squares else None
         return _Token(color, run, chases, added)
 
     def undo(self, token: object) -> None:

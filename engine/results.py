@@ -23,6 +23,8 @@ class Refusal:
 class IllegalMove(ArbiterError, ValueError):
     """Raised by `Game.push` for a move the rules refuse; the game is unchanged."""
 
+    code = "illegal"  # each one carries its refusal's rule instead ("movement", "two-squares", ...)
+
     def __init__(self, refusal: Refusal) -> None:
         super().__init__(refusal.message, code=refusal.rule)
         self.refusal = refusal

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, get_args, get_origin, get_type_hints
 
+from engine.errors import ArbiterError
 from engine.pieces import Color, PieceKind
 from engine.squares import Square
+
+
+class VariantError(ArbiterError, ValueError):
+    """A variant that cannot be built or played; the message names the field at fault."""
+
+    code = "bad-variant"
 
 
 @dataclass(frozen=True)
@@ -191,17 +198,90 @@ def variant_names() -> tuple[str, ...]:
 
 
 def get_variant(name: str) -> Variant:
-    """The variant of that name; ValueError lists the known names otherwise."""
+    """The variant of that name; VariantError (a ValueError) lists the known names otherwise."""
     try:
         return VARIANTS[name]
     except KeyError:
-        raise ValueError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}") from None
+        raise VariantError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}",
+                           code="unknown-variant") from None
 
 
 _SCALAR_FIELDS = {
     f.name for f in fields(Variant)
     if f.name not in ("lakes", "army", "kinds", "combat", "first", "recognizers")
 }
+_TYPE_WORDS = {int: "a whole number", bool: "true or false", str: "text"}
+
+
+def _field_types(cls: type) -> dict[str, type]:
+    """The plain type of each field of a dataclass (`int | None` counts as `int`)."""
+    types = {}
+    for name, hint in get_type_hints(cls).items():
+        options = [t for t in get_args(hint) if t is not type(None)] or [hint]
+        types[name] = get_origin(options[0]) or options[0]
+    return types
+
+
+_VARIANT_TYPES = _field_types(Variant)
+_KIND_TYPES = _field_types(PieceKind)
+
+
+def _checked(where: str, value: Any, expected: type) -> Any:
+    """`value` if it has the type a field needs, else a VariantError naming the field."""
+    # TOML's true is a Python int too: a number field must not take it, nor a flag a number.
+    if isinstance(value, expected) and (expected is bool or not isinstance(value, bool)):
+        return value
+    words = _TYPE_WORDS.get(expected, f"a {expected.__name__}")
+    raise VariantError(f"{where} must be {words}, not {value!r}")
+
+
+def _table(where: str, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise VariantError(f"{where} must be a table, not {value!r}")
+    return value
+
+
+def _names(where: str, value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise VariantError(f"{where} must be a list of names, not {value!r}")
+    return value
+
+
+def _piece_kind(name: str, powers: Any) -> PieceKind:
+    """A piece kind from its TOML table; an unknown or mistyped power names the field."""
+    powers = _table(f"kinds.{name}", powers)
+    for power, value in powers.items():
+        if power == "name" or power not in _KIND_TYPES:
+            known = ", ".join(p for p in _KIND_TYPES if p != "name")
+            raise VariantError(f"kinds.{name}: unknown piece field {power!r} (known: {known})")
+        _checked(f"kinds.{name}: {power!r}", value, _KIND_TYPES[power])
+    return PieceKind(name, **powers)
+
+
+def _combat(value: Any, base: CombatRules) -> CombatRules:
+    """The combat rules of a TOML `[combat]` table: what it gives replaces the base's."""
+    table = _table("'combat'", value)
+    unknown = sorted(set(table) - {f.name for f in fields(CombatRules)})
+    if unknown:
+        raise VariantError(f"combat: unknown setting {unknown[0]!r}")
+    pairs: dict[str, frozenset[tuple[str, str]]] = {}
+    for key in ("assassins", "defusers"):
+        if key not in table:
+            pairs[key] = getattr(base, key)
+            continue
+        given = table[key]
+        if not isinstance(given, list) or not all(
+                isinstance(p, list) and len(p) == 2 and all(isinstance(n, str) for n in p) for p in given):
+            raise VariantError(f"combat.{key} must be a list of [attacker, defender] pairs")
+        pairs[key] = frozenset((a, b) for a, b in given)
+    return CombatRules(
+        ties=_checked("combat.ties", table.get("ties", base.ties), str),
+        assassins=pairs["assassins"],
+        defusers=pairs["defusers"],
+        traps=frozenset(_names("combat.traps", table["traps"])) if "traps" in table else base.traps,
+        objectives=(frozenset(_names("combat.objectives", table["objectives"]))
+                    if "objectives" in table else base.objectives),
+    )
 
 
 def variant_from_toml(text: str) -> Variant:
@@ -214,47 +294,49 @@ def variant_from_toml(text: str) -> Variant:
         two_squares_limit = 5
         [army]
         scout = 10
+
+    Anything that cannot make a variant raises VariantError (a ValueError) naming the field.
     """
     try:
         data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"not valid TOML: {error}") from None
-    base = get_variant(data.pop("base", "classic"))
+        raise VariantError(f"not valid TOML: {error}") from None
+    base = get_variant(_checked("'base'", data.pop("base", "classic"), str))
     if "name" not in data:
-        raise ValueError("a variant needs a name")
+        raise VariantError("a variant needs a name")
     changes: dict[str, Any] = {}
     for key, value in data.items():
         if key in _SCALAR_FIELDS:
-            changes[key] = value
+            changes[key] = _checked(repr(key), value, _VARIANT_TYPES[key])
         elif key == "lakes":
-            changes["lakes"] = frozenset(Square.parse(s) for s in value)
+            try:
+                changes["lakes"] = frozenset(Square.parse(s) for s in _names("'lakes'", value))
+            except ValueError as error:
+                raise VariantError(f"lakes: {error}") from None
         elif key == "first":
+            if value not in tuple(Color):
+                raise VariantError(f"'first' must be 'red' or 'blue', not {value!r}")
             changes["first"] = Color(value)
         elif key == "recognizers":
-            changes["recognizers"] = frozenset(value)
+            changes["recognizers"] = frozenset(_names("'recognizers'", value))
         elif key == "army":
             army = dict(base.army) if data.get("army_mode") == "change" else {}
-            army.update({str(k): int(v) for k, v in value.items()})
+            for kind_name, count in _table("'army'", value).items():
+                army[kind_name] = _checked(f"army.{kind_name}", count, int)
             changes["army"] = {k: v for k, v in army.items() if v > 0}
         elif key == "kinds":
             kinds = dict(base.kinds)
-            for kind_name, powers in value.items():
-                kinds[kind_name] = PieceKind(kind_name, **powers)
+            for kind_name, powers in _table("'kinds'", value).items():
+                kinds[kind_name] = _piece_kind(kind_name, powers)
             changes["kinds"] = kinds
         elif key == "combat":
-            changes["combat"] = CombatRules(
-                ties=value.get("ties", base.combat.ties),
-                assassins=frozenset(tuple(p) for p in value.get("assassins", base.combat.assassins)),
-                defusers=frozenset(tuple(p) for p in value.get("defusers", base.combat.defusers)),
-                traps=frozenset(value.get("traps", base.combat.traps)),
-                objectives=frozenset(value.get("objectives", base.combat.objectives)),
-            )
+            changes["combat"] = _combat(value, base.combat)
         elif key != "army_mode":
-            raise ValueError(f"unknown variant setting {key!r}")
+            raise VariantError(f"unknown variant setting {key!r}")
     variant = replace(base, **changes)
     problems = check_variant(variant)
     if problems:
-        raise ValueError("; ".join(problems))
+        raise VariantError("; ".join(problems))
     return variant
 
 

@@ -1,16 +1,56 @@
-"""Per-player views: what Red, Blue or the public may know. Hidden ranks stop here."""
+"""Per-player views: what Red, Blue or the public may know. Hidden ranks stop here.
+
+A view reads a game only through `ViewedGame`, the public face `engine.game.Game` shows; the
+game imports this module for `Game.view()`, never the other way round.
+"""
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator, Sequence, Set
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from engine.events import BattleEvent, CaptureEvent, Event, MoveEvent, RefusalEvent, RevealEvent
-from engine.pieces import Color
+from engine.pieces import Color, Piece
+from engine.repetition import ChaseWarning
+from engine.results import Result
+from engine.squares import Move, Square
+from engine.variants import Variant
 
-if TYPE_CHECKING:
-    from engine.game import Game
+
+class ViewedGame(Protocol):
+    """What a view reads of a game: public facts, who knows which piece, the players' warnings."""
+
+    @property
+    def variant(self) -> Variant: ...
+    @property
+    def blocked(self) -> Set[Square]: ...
+    @property
+    def volcanoes(self) -> Sequence[Square]: ...
+    @property
+    def to_move(self) -> Color: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def ply(self) -> int: ...
+    @property
+    def moves_left_in_turn(self) -> int: ...
+    @property
+    def moved(self) -> Set[int]: ...
+    @property
+    def captured(self) -> Sequence[Piece]: ...
+    @property
+    def last_move(self) -> Move | None: ...
+    @property
+    def result(self) -> Result | None: ...
+
+    def pieces(self) -> Iterator[tuple[Square, Piece]]: ...
+    def piece(self, piece_id: int) -> Piece: ...
+    def knows(self, viewer: Color | None, piece: Piece) -> bool: ...
+    def last_events(self) -> list[Event]: ...
+    def moves_left_in_run(self, color: Color) -> int | None: ...
+    def chase_warning(self, color: Color) -> ChaseWarning | None: ...
 
 
 @dataclass(frozen=True)
@@ -74,7 +114,7 @@ class PlayerView:
 _VIEW_FIELDS = tuple(f.name for f in fields(PlayerView))
 
 
-def player_view(game: Game, viewer: Color | None) -> PlayerView:
+def player_view(game: ViewedGame, viewer: Color | None) -> PlayerView:
     """Compute the view of `viewer` (None: the public) from the full game."""
     viewer = Color(viewer) if viewer is not None else None
     pieces = []
@@ -92,7 +132,7 @@ def player_view(game: Game, viewer: Color | None) -> PlayerView:
     captured: dict[str, list[str | None]] = {Color.RED.value: [], Color.BLUE.value: []}
     for piece in game.captured:
         captured[piece.color.value].append(piece.kind if game.knows(viewer, piece) else None)
-    two_squares_left = game.repetition.moves_left_in_run(viewer) if viewer is not None else None
+    two_squares_left = game.moves_left_in_run(viewer) if viewer is not None else None
     return PlayerView(
         viewer=viewer.value if viewer else None,
         variant=game.variant.name,
@@ -115,14 +155,14 @@ def player_view(game: Game, viewer: Color | None) -> PlayerView:
     )
 
 
-def _chase_warning(game: Game, viewer: Color | None) -> dict[str, Any] | None:
+def _chase_warning(game: ViewedGame, viewer: Color | None) -> dict[str, Any] | None:
     if viewer is None or game.result is not None:
         return None
-    warning = game.repetition.chase_warning(viewer)
+    warning = game.chase_warning(viewer)
     return warning.to_dict() if warning is not None else None
 
 
-def redact_event(game: Game, event: Event, viewer: Color | None) -> dict[str, Any] | None:
+def redact_event(game: ViewedGame, event: Event, viewer: Color | None) -> dict[str, Any] | None:
     """An event as `viewer` may see it (kinds it may not know become None), or None if hidden."""
     data = event.to_dict()
     viewer = Color(viewer) if viewer is not None else None
@@ -147,7 +187,7 @@ def redact_event(game: Game, event: Event, viewer: Color | None) -> dict[str, An
     return data
 
 
-def redact_events(game: Game, events: list[Event], viewer: Color | None) -> list[dict[str, Any]]:
+def redact_events(game: ViewedGame, events: list[Event], viewer: Color | None) -> list[dict[str, Any]]:
     """The events `viewer` may see, redacted; hidden ones left out."""
     redacted = (redact_event(game, event, viewer) for event in events)
     return [data for data in redacted if data is not None]

@@ -42,6 +42,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.errors import ArbiterError
+
 VERSION = 1
 ROOT = f"arbiter/v{VERSION}"
 SEATS = ("red", "blue")
@@ -75,12 +77,10 @@ ERROR_CODES = (
 )
 
 
-class ContractError(ValueError):
+class ContractError(ArbiterError, ValueError):
     """A payload or topic that breaks the contract; ``code`` is one of ERROR_CODES."""
 
-    def __init__(self, message: str, code: str = "malformed") -> None:
-        super().__init__(message)
-        self.code = code
+    code = "malformed"
 
 
 def check_board_name(board: str) -> str:

@@ -30,6 +30,8 @@ from typing import Any
 from nacl.exceptions import CryptoError as NaclCryptoError
 from nacl.public import Box, PrivateKey, PublicKey, SealedBox
 
+from engine.errors import ArbiterError
+
 MAGIC = b"ARB1"
 PADDED_SIZE = 4096
 NONCE_SIZE = Box.NONCE_SIZE
@@ -42,8 +44,10 @@ FINGERPRINT_DIGITS = 16
 FINGERPRINT_DOMAIN = b"arbiter key fingerprint v1\0"
 
 
-class CryptoError(Exception):
+class CryptoError(ArbiterError):
     """An envelope that does not open, is not ours, or does not match what was expected."""
+
+    code = "unauthenticated"
 
 
 def key_to_text(key: PublicKey | PrivateKey) -> str:

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine import variant_names
+from engine.errors import ArbiterError
 from firmware_bridge.protocol.contract import ContractError, check_board_name
 from firmware_bridge.protocol.mqtt_link import BrokerURL
 from firmware_bridge.referee.clocks import TimeControl
@@ -54,8 +55,10 @@ KNOWN = {
 }
 
 
-class ConfigError(ValueError):
+class ConfigError(ArbiterError, ValueError):
     """A config file the referee cannot run with; the message says what to fix."""
+
+    code = "bad-config"
 
 
 @dataclass

@@ -42,6 +42,7 @@ from engine import (
     redact_events,
     validate_setup,
 )
+from engine.errors import ArbiterError
 from firmware_bridge.protocol import contract, crypto
 from firmware_bridge.referee.clocks import GameClock, TimeControl
 from firmware_bridge.referee.game_options import game_variant, volcano_markers
@@ -53,12 +54,13 @@ REPLY_CACHE = 64  # replies kept per seat for resent commands
 GENERIC_MOVEMENT_REFUSAL = "that piece cannot move there: put it back"
 
 
-class CommandError(Exception):
+class CommandError(ArbiterError):
     """A command the referee refuses; ``code`` is a contract error code."""
 
+    code = "refused"
+
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(message, code=code)
 
 
 def key_fingerprint(key: str) -> str | None:

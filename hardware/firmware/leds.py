@@ -6,7 +6,7 @@ Valid MicroPython and CPython.
 try:
     from hardware.firmware import protocol
 except ImportError:  # on the RP2040 the modules sit side by side
-    import protocol
+    import protocol  # type: ignore[no-redef]
 
 
 def chain_index(square, width, serpentine=True):

@@ -22,10 +22,10 @@ try:
     from hardware.firmware.matrix import MatrixSensor
     from hardware.firmware.scanner import ScannerFirmware
 except ImportError:  # on the RP2040 the modules sit side by side
-    import protocol
-    from leds import LedChain
-    from matrix import MatrixSensor
-    from scanner import ScannerFirmware
+    import protocol  # type: ignore[no-redef]
+    from leds import LedChain  # type: ignore[no-redef]
+    from matrix import MatrixSensor  # type: ignore[no-redef]
+    from scanner import ScannerFirmware  # type: ignore[no-redef]
 
 CONFIG = {
     "name": "arbiter-10x10",

@@ -46,8 +46,16 @@ LED_COLOURS = {
 }
 
 
-class ProtocolError(ValueError):
+try:
+    from engine.errors import ArbiterError as _ErrorRoot
+except ImportError:  # MicroPython on the scanner has no engine (and one native base per class)
+    _ErrorRoot = Exception  # type: ignore[misc, assignment]
+
+
+class ProtocolError(_ErrorRoot):
     """A frame or payload that does not follow the protocol; it is dropped, never half-used."""
+
+    code = "bad-frame"
 
 
 def _make_crc_table():

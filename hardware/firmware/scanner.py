@@ -12,8 +12,8 @@ try:
     from hardware.firmware import protocol
     from hardware.firmware.matrix import Debouncer
 except ImportError:  # on the RP2040 the modules sit side by side
-    import protocol
-    from matrix import Debouncer
+    import protocol  # type: ignore[no-redef]
+    from matrix import Debouncer  # type: ignore[no-redef]
 
 FIRMWARE_VERSION = (1, 0, 0)
 

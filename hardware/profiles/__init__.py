@@ -11,6 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.errors import ArbiterError
 from hardware.firmware.matrix import ORIENTATIONS
 
 PROFILE_DIR = Path(__file__).resolve().parent
@@ -19,8 +20,10 @@ KINDS = ("occupancy", "identifying")
 LED_LAYOUTS = ("serpentine", "rows")
 
 
-class ProfileError(ValueError):
+class ProfileError(ArbiterError, ValueError):
     """A board profile that cannot be used, with the reason."""
+
+    code = "bad-profile"
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 
 from engine import Square
 
@@ -69,7 +70,7 @@ class SimulatedBoard:
         self._hand: list[int] = []  # tokens lifted and not yet placed, last lifted last
         self._overrides: list[_Override] = []
         self._glitches: dict[Square, int] = {}  # square -> scans still to be inverted
-        self._schedule: list[tuple[float, int, Callable[[], None]]] = []
+        self._schedule: list[tuple[float, int, Callable[[], object]]] = []
         self._order = itertools.count()
         self._next_tag = itertools.count(1)
         self._listeners: list[Callable[[], None]] = []
@@ -176,7 +177,7 @@ class SimulatedBoard:
 
     # --- things that take time ---------------------------------------------------------
 
-    def after(self, delay: float, action: Callable[[], None]) -> None:
+    def after(self, delay: float, action: Callable[[], object]) -> None:
         """Run action on the board's clock once delay seconds have passed."""
         with self._lock:
             heapq.heappush(self._schedule, (self.clock() + delay, next(self._order), action))
@@ -199,7 +200,7 @@ class SimulatedBoard:
         with self._lock:
             tag = self.lift(origin)
             for i, square in enumerate(path):
-                self.after(i * step_s, lambda s=square, t=tag: self._touch(s, t, step_s * 1.2))
+                self.after(i * step_s, partial(self._touch, square, tag, step_s * 1.2))
             self.after(len(path) * step_s, lambda: self.place(target, tag))
 
     def _touch(self, square: Square, tag: int, duration: float) -> None:
@@ -279,15 +280,17 @@ class SimulatedBoard:
         """closed(row, col) for a switch matrix wired to this board; one board read per scan."""
         from hardware.firmware.matrix import square_index
 
-        cache: dict[str, object] = {"time": None, "values": None}
+        last_read: float | None = None
+        values: list[object] = []
 
         def closed(row: int, col: int) -> bool:
+            nonlocal last_read, values
             now = self.clock()
             # A matrix scan takes well under a millisecond: read the board once per scan.
-            if cache["time"] is None or now - cache["time"] > 0.001:
-                cache["values"] = self.read_values()
-                cache["time"] = now
-            return bool(cache["values"][square_index(row, col, self.width, self.height, orientation)])
+            if last_read is None or now - last_read > 0.001:
+                values = self.read_values()
+                last_read = now
+            return bool(values[square_index(row, col, self.width, self.height, orientation)])
 
         return closed
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 from engine import CaptureEvent, Game, Move, Square
@@ -149,8 +150,8 @@ class Hands:
         board = self.board
         delay = 0.3
         for square in mismatch.clear:
-            board.after(delay, lambda s=square: board.lift(s))
+            board.after(delay, partial(board.lift, square))
             delay += 0.3
         for square in mismatch.fill:
-            board.after(delay, lambda s=square: board.place(s))
+            board.after(delay, partial(board.place, square))
             delay += 0.3

@@ -114,7 +114,7 @@ class PtySerialServer:
             return firmware_main.build(port, config, sensor=board.sensor(), leds=leds,
                                        sensor_kind=protocol.SENSOR_IDENTIFYING)
         wiring = machine.SwitchMatrix(config["rows"], config["cols"],
-                                      board.closed_switches(config["orientation"]))
+                                      board.closed_switches(str(config["orientation"])))
         return firmware_main.build(port, config, pin=wiring.pin, leds=leds)
 
     def _run(self, firmware, stop: threading.Event) -> None:

@@ -100,7 +100,7 @@ def test_example_2_5_a_chase_of_two_pieces_is_stopped_too():
         play(game, move)
     assert refusal(game, "b1-c1").rule == "more-squares"
     assert refusal(game, "b1-b2") is None  # the exception, although it recreates a position
-    warning = game.repetition.chase_warning(Color.RED)
+    warning = game.chase_warning(Color.RED)
     assert [s.name for s in warning.chased] == ["a2", "d1"]
     assert [m.name for m in warning.refused] == ["b1-c1"]
 
@@ -123,16 +123,16 @@ def test_attacking_the_chaser_is_not_running_away():
     game = general_and_major()
     play(game, "a2-a1", "b1-b2", "a1-b1")
     play(game, "b2-a2")  # running away keeps the chase going
-    assert game.repetition.chase_warning(Color.RED) is not None
+    assert game.chase_warning(Color.RED) is not None
     game.pop()
     play(game, "b2-b1")  # the Major attacks the General (and loses): the chase is over
-    assert game.repetition.chase_warning(Color.RED) is None
+    assert game.chase_warning(Color.RED) is None
 
 
 def test_moving_another_piece_is_not_running_away():
     game = general_and_major()
     play(game, "a2-a1", "b1-b2", "a1-b1", "j9-j8")
-    assert game.repetition.chase_warning(Color.RED) is None
+    assert game.chase_warning(Color.RED) is None
 
 
 def test_the_rule_can_be_switched_off():
@@ -142,21 +142,21 @@ def test_the_rule_can_be_switched_off():
     game = Game.from_position(off, pieces)
     play(game, *ROUND_THE_BLOCK)
     assert refusal(game, "a2-a1") is None
-    assert game.repetition.chase_warning(Color.RED) is None
+    assert game.chase_warning(Color.RED) is None
 
 
 def test_the_chase_warning_tells_the_chaser_before_a_move_is_refused():
     game = general_and_major()
-    assert game.repetition.chase_warning(Color.RED) is None
+    assert game.chase_warning(Color.RED) is None
     play(game, "a2-a1")
-    assert game.repetition.chase_warning(Color.RED) is None  # Blue has not run yet
+    assert game.chase_warning(Color.RED) is None  # Blue has not run yet
     play(game, "b1-b2")
-    warning = game.repetition.chase_warning(Color.RED)
+    warning = game.chase_warning(Color.RED)
     assert [s.name for s in warning.chased] == ["b2"] and warning.refused == ()
     play(game, *ROUND_THE_BLOCK[2:])
-    warning = game.repetition.chase_warning(Color.RED)
+    warning = game.chase_warning(Color.RED)
     assert warning.to_dict() == {"chased": ["b1"], "positions": 4, "refused": ["a2-a1"]}
-    assert game.repetition.chase_warning(Color.BLUE) is None
+    assert game.chase_warning(Color.BLUE) is None
 
 
 def test_a_takeback_restores_the_chase():
@@ -210,12 +210,12 @@ def test_a_move_taken_back_leaves_every_refusal_as_it_was(seed):
         before = {str(m): game.check(m) for m in candidates}
         legal = {str(m) for m in game.legal_moves()}
         assert legal == {name for name, verdict in before.items() if verdict is None}
-        warning = game.repetition.chase_warning(game.to_move)
+        warning = game.chase_warning(game.to_move)
         for move in game.legal_moves()[:6]:
             game.push(move)
             game.pop()
             assert {str(m): game.check(m) for m in candidates} == before
-            assert game.repetition.chase_warning(game.to_move) == warning
+            assert game.chase_warning(game.to_move) == warning
 
 
 def without_rules_candidates(game):

@@ -3,7 +3,8 @@
 import pytest
 
 from engine import Color, get_variant, variant_from_toml, variant_names
-from engine.variants import check_variant
+from engine.errors import ArbiterError
+from engine.variants import VariantError, check_variant
 
 
 def test_the_shipped_variants():
@@ -80,3 +81,44 @@ def test_a_family_variant_may_change_the_army():
 def test_a_broken_family_variant_is_refused_with_the_reason(text, message):
     with pytest.raises(ValueError, match=message):
         variant_from_toml(text)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        # A piece power the engine does not know: named, not a TypeError from deep inside.
+        ("name = 'x'\n[kinds.scout]\nspeed = 3", "scout.*unknown piece field 'speed'"),
+        ("name = 'x'\n[kinds.scout]\nmobile = 'yes'", "scout.*'mobile' must be"),
+        ("name = 'x'\nkinds = 3", "'kinds' must be a table"),
+        ("name = 'x'\n[kinds]\nscout = 3", "kinds.scout.*must be a table"),
+        ("name = 'x'\n[army]\nscout = 'many'", "army.*scout"),
+        ("name = 'x'\nwidth = 'ten'", "'width' must be"),
+        ("name = 'x'\nlakes = 'c5'", "'lakes' must be a list"),
+        ("name = 'x'\nlakes = ['zz']", "lakes"),
+        ("name = 'x'\nfirst = 'green'", "'first'"),
+        ("name = 'x'\n[combat]\nassassins = 3", "combat.assassins"),
+        ("name = 'x'\n[combat]\ntraps = 'bomb'", "combat.traps"),
+        ("name = 'x'\n[combat]\nluck = true", "unknown setting 'luck'"),
+    ],
+)
+def test_a_family_variant_with_a_malformed_field_is_refused_naming_the_field(text, message):
+    with pytest.raises(VariantError, match=message) as raised:
+        variant_from_toml(text)
+    assert raised.value.code == "bad-variant"
+
+
+def test_a_variant_error_is_one_of_ours_and_still_a_value_error():
+    # Callers that catch ValueError (the user-variant loader) keep working.
+    assert issubclass(VariantError, ArbiterError) and issubclass(VariantError, ValueError)
+
+
+def test_a_family_variant_may_change_the_combat_rules():
+    variant = variant_from_toml("name = 'sappers'\n[combat]\ntraps = ['bomb']\n"
+                                "defusers = [['miner', 'bomb'], ['scout', 'bomb']]")
+    assert variant.combat.defusers == {("miner", "bomb"), ("scout", "bomb")}
+    assert variant.combat.assassins == get_variant("classic").combat.assassins
+
+
+def test_a_family_variant_may_give_a_piece_new_powers():
+    variant = variant_from_toml("name = 'far-miners'\n[kinds.miner]\nscout = true\nrank = 3")
+    assert variant.kinds["miner"].scout and variant.kinds["miner"].rank == 3

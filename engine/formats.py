@@ -29,6 +29,8 @@ FORMATS = ("json", "xml", "gsn")
 class FormatError(ArbiterError, ValueError):
     """The text is in no format we read, or the game cannot be written in the one asked for."""
 
+    code = "bad-format"
+
 
 @dataclass
 class LoadedGame:

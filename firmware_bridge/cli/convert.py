@@ -13,8 +13,10 @@ from engine.formats import FORMATS, dump, load
 EXTENSIONS = {f".{name}": name for name in FORMATS}
 
 
-class _Usage(Exception):
+class _Usage(ArbiterError):
     """A mistake in the command line, said in one line."""
+
+    code = "usage"
 
 
 class _Parser(argparse.ArgumentParser):

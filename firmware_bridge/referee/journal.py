@@ -10,6 +10,7 @@ reply to the command that caused it, so a resent command is never applied twice.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -17,6 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from engine.errors import ArbiterError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -37,6 +40,30 @@ CREATE TRIGGER IF NOT EXISTS meta_write_once BEFORE UPDATE ON meta
 """
 
 
+class JournalError(ArbiterError):
+    """The journal cannot be written: nothing was stored, so nothing may be ruled or announced."""
+
+    code = "storage"
+
+
+def storage_problem(error: sqlite3.Error) -> JournalError:
+    """A JournalError with a code and a sentence people can act on."""
+    text = str(error).lower()
+    if "full" in text:
+        return JournalError("the referee cannot record moves: storage full", "storage-full")
+    if "readonly" in text or "read-only" in text:
+        return JournalError("the referee cannot record moves: storage is read-only", "storage-read-only")
+    return JournalError(f"the referee cannot record moves: {error}", "storage")
+
+
+def _private_file(path: Path) -> None:
+    """Create the journal file readable by its owner alone (it holds every hidden rank)."""
+    descriptor = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+    os.close(descriptor)
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o600)
+
+
 @dataclass(frozen=True)
 class Entry:
     """One journal entry: its global position, the game it belongs to, a kind and a payload."""
@@ -54,6 +81,8 @@ class Journal:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        # SQLite gives the -wal and -shm files the database file's permissions.
+        _private_file(self.path)
         self._lock = threading.Lock()
         # Autocommit mode: every transaction below is explicit.
         self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
@@ -68,12 +97,19 @@ class Journal:
         return self.append_all(game, [(kind, payload)])[0]
 
     def append_all(self, game: str, items: list[tuple[str, dict[str, Any]]]) -> list[Entry]:
-        """Write several entries in one transaction: all of them survive, or none."""
+        """Write several entries in one transaction: all of them survive, or none.
+
+        Raises JournalError when the storage refuses the write (full, read-only, failing);
+        nothing of the batch is stored then, and a later call may succeed again.
+        """
         now = time.time()
         texts = [(kind, json.dumps(payload, separators=(",", ":"))) for kind, payload in items]
         written = []
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as error:
+                raise storage_problem(error) from error
             try:
                 for kind, text in texts:
                     cursor = self._db.execute(
@@ -81,8 +117,11 @@ class Journal:
                         (game, kind, now, text))
                     written.append(Entry(cursor.lastrowid or 0, game, kind, now, json.loads(text)))
                 self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
+            except BaseException as error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                if isinstance(error, sqlite3.OperationalError):
+                    raise storage_problem(error) from error
                 raise
         return written
 

@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 CODE_DIGITS = 6
 CODE_TRIES = 5
 CHALLENGE_SECONDS = 300.0
 MAX_PENDING = 16  # a flood of requests through the broker cannot grow the desk without bound
+# Asking again gives a new code with fresh tries, so wrong codes are also counted per seat: past
+# this many in the window, codes for that seat are refused until the window has passed.
+SEAT_WRONG_CODES = 10
+SEAT_WINDOW_SECONDS = 600.0
 
 
 @dataclass
@@ -47,9 +52,21 @@ class Challenge:
 class PairingDesk:
     """Pending challenges, keyed by client id."""
 
-    def __init__(self, timeout: float = CHALLENGE_SECONDS) -> None:
+    def __init__(self, timeout: float = CHALLENGE_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.timeout = timeout
+        self.clock = clock
         self.pending: dict[str, Challenge] = {}
+        self.wrong_codes: dict[str, list[float]] = {}  # seat -> when each wrong code came
+
+    def seat_locked(self, seat: str) -> float:
+        """Seconds until codes for ``seat`` are taken again (0: they are taken now)."""
+        now = self.clock()
+        recent = [at for at in self.wrong_codes.get(seat, []) if now - at < SEAT_WINDOW_SECONDS]
+        self.wrong_codes[seat] = recent
+        if len(recent) < SEAT_WRONG_CODES:
+            return 0.0
+        return SEAT_WINDOW_SECONDS - (now - recent[-SEAT_WRONG_CODES])
 
     def request(self, client: str, seat: str, key: str, name: str,
                 empty_squares: list[str] | None, preferred: set[str] | None = None) -> Challenge:
@@ -61,10 +78,11 @@ class PairingDesk:
         if empty_squares:
             choices = [s for s in empty_squares if preferred and s in preferred] or empty_squares
             challenge = Challenge(client, seat, key, name, "square",
-                                  square=choices[secrets.randbelow(len(choices))])
+                                  square=choices[secrets.randbelow(len(choices))],
+                                  created=self.clock())
         else:
             code = f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}"
-            challenge = Challenge(client, seat, key, name, "code", code=code)
+            challenge = Challenge(client, seat, key, name, "code", code=code, created=self.clock())
         self.pending[client] = challenge
         while len(self.pending) > MAX_PENDING:
             del self.pending[next(iter(self.pending))]  # the oldest request goes first
@@ -84,9 +102,15 @@ class PairingDesk:
         challenge = self.pending.get(client)
         if challenge is None or challenge.method != "code":
             return None, "no code was asked of this tablet (or it expired)"
+        wait = self.seat_locked(challenge.seat)
+        if wait:
+            del self.pending[client]
+            return None, (f"too many wrong codes for the {challenge.seat} seat: "
+                          f"try again in {int(wait // 60) + 1} min")
         if secrets.compare_digest(code, challenge.code or ""):
             self._grant(challenge)
             return challenge, ""
+        self.wrong_codes.setdefault(challenge.seat, []).append(self.clock())
         challenge.tries_left -= 1
         if challenge.tries_left <= 0:
             del self.pending[client]
@@ -103,6 +127,6 @@ class PairingDesk:
             del self.pending[client]
 
     def _expire(self) -> None:
-        now = time.monotonic()
+        now = self.clock()
         for client in [k for k, c in self.pending.items() if now - c.created > self.timeout]:
             del self.pending[client]

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from companion_app.i18n.catalog import N_, Translator
 from companion_app.model.table import Battle
+from firmware_bridge.protocol.board_steps import StepAction, known_step
 
 
 def color_name(tr: Translator, color: str | None) -> str:
@@ -204,32 +204,42 @@ def clock_text(seconds: float | None) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
 
 
-# The referee's board steps (firmware_bridge.board.guidance.Step.describe) and their translations.
-BOARD_STEPS = [
-    (re.compile(r"move the piece from (\w+) to (\w+)"), N_("Move the piece from {square} to {target}.")),
-    (re.compile(r"take the piece off (\w+)"), N_("Take the piece off {square}.")),
-    (re.compile(r"put the missing piece back on (\w+)"), N_("Put the missing piece back on {square}.")),
-    (re.compile(r"put a volcano marker on (\w+)"), N_("Put a volcano marker on {square}.")),
-    (re.compile(r"the piece on (\w+) is the wrong one: swap it for the right piece"),
-     N_("The piece on {square} is the wrong one: swap it for the right piece.")),
-]
+# The referee's board steps (firmware_bridge.protocol.board_steps): one sentence per action.
+STEP_SENTENCES = {
+    StepAction.MOVE: N_("Move the piece from {square} to {target}."),
+    StepAction.REMOVE: N_("Take the piece off {square}."),
+    StepAction.PUT_BACK: N_("Put the missing piece back on {square}."),
+    StepAction.PLACE: N_("Put a piece on {square}."),
+    StepAction.MARKER: N_("Put a volcano marker on {square}."),
+    StepAction.REPLACE: N_("The piece on {square} is the wrong one: swap it for the right piece."),
+}
 
 
-def board_step_text(tr: Translator, step: str) -> str:
-    """One of the referee's steps ("take the piece off d7") in the tablet's language."""
-    for pattern, sentence in BOARD_STEPS:
-        found = pattern.fullmatch(step.strip().rstrip("."))
-        if found:
-            return tr(sentence).format(square=found.group(1), target=found.groups()[-1])
-    return step[:1].upper() + step[1:]  # a step this app does not know yet: as the referee said it
+def board_step_text(tr: Translator, step: Any) -> str | None:
+    """One of the referee's steps ({"action": "remove", "square": "d7"}) in the tablet's language.
+
+    None for a step this app cannot tell (an action of a newer referee, a malformed step).
+    """
+    known = known_step(step)
+    if known is None:
+        return None
+    return tr(STEP_SENTENCES[StepAction(known["action"])]).format(square=known["square"],
+                                                                  target=known.get("to", ""))
 
 
-def guidance_lines(tr: Translator, guidance: dict[str, list[str]] | None, steps: list[str]) -> list[str]:
+def board_step_lines(tr: Translator, steps: list[Any]) -> list[str] | None:
+    """Every step in order, or None if the app cannot tell one of them (the caller falls back)."""
+    lines = [board_step_text(tr, step) for step in steps]
+    return None if None in lines else [line for line in lines if line is not None]
+
+
+def guidance_lines(tr: Translator, guidance: dict[str, list[str]] | None, steps: list[Any]) -> list[str]:
     """What to do to put the board right: the referee's steps in order, else the squares to fix."""
     if not guidance:
         return []
-    if steps:
-        return [board_step_text(tr, step) for step in steps]
+    told = board_step_lines(tr, steps) if steps else None
+    if told:
+        return told
     lines = []
     if guidance["clear"]:
         lines.append(tr("Take the pieces off: {squares}").format(squares=", ".join(guidance["clear"])))
@@ -238,10 +248,11 @@ def guidance_lines(tr: Translator, guidance: dict[str, list[str]] | None, steps:
     return lines
 
 
-def volcano_marker_lines(tr: Translator, steps: list[str], volcanoes: list[str]) -> list[str]:
+def volcano_marker_lines(tr: Translator, steps: list[Any], volcanoes: list[str]) -> list[str]:
     """Where the volcano markers go on the real board (Espionage): the referee's steps, or the squares."""
-    if steps:
-        return [board_step_text(tr, step) for step in steps]
+    told = board_step_lines(tr, steps) if steps else None
+    if told:
+        return told
     if volcanoes:
         return [tr("Volcano markers go on: {squares}").format(squares=", ".join(volcanoes))]
     return []

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine import Move, Square
-from firmware_bridge.board.guidance import volcano_marker_steps
+from firmware_bridge.board.guidance import as_plan, setup_steps
 from firmware_bridge.board.recognition import IllegalAttempt, MoveMade
 from firmware_bridge.board.snapshots import StableBoard
 from firmware_bridge.protocol import contract, crypto
@@ -389,10 +389,8 @@ class Referee:
         order = sorted_squares
         check = {"matches": expected == occupancy, "clear": order(occupancy - expected),
                  "fill": order(expected - occupancy), "wrong": [], "reason": "setup", "reading": False}
-        fill_markers = [Square.parse(s) for s in check["fill"] if s in volcanoes]
-        check["steps"] = ([f"take the piece off {s}" for s in check["clear"]]
-                          + [f"put a piece on {s}" for s in check["fill"] if s not in volcanoes]
-                          + volcano_marker_steps(fill_markers))
+        check["plan"] = as_plan(setup_steps(map(Square.parse, check["clear"]), map(Square.parse, check["fill"]),
+                                            map(Square.parse, volcanoes)))
         return check
 
     def on_stable(self, stable: StableBoard) -> None:

@@ -15,6 +15,8 @@ from companion_app.i18n.texts import (
     STEP_SENTENCES,
     board_step_text,
     guidance_lines,
+    restore_plan,
+    takeback_lines,
     volcano_marker_lines,
 )
 from engine import Square
@@ -92,3 +94,35 @@ def test_the_volcano_markers_are_named_one_step_each_in_every_language(language)
     assert lines == [expected.format(square="b5"), expected.format(square="h6")]
     # Without a plan (an older referee), the squares.
     assert len(volcano_marker_lines(tr, [], ["b5", "h6"])) == 1
+
+
+# Red's Captain took Blue's Scout on e5; the move is taken back. Each tablet's view knows its own ranks.
+RESTORE_RED = [("off", "e5", {"id": 7, "color": "red", "kind": "captain"}),
+               ("on", "e4", {"id": 7, "color": "red", "kind": "captain"}),
+               ("on", "e5", {"id": 30, "color": "blue", "kind": None})]
+RESTORE_BLUE = [("off", "e5", {"id": 7, "color": "red", "kind": None}),
+                ("on", "e4", {"id": 7, "color": "red", "kind": None}),
+                ("on", "e5", {"id": 30, "color": "blue", "kind": "scout"})]
+
+
+def test_a_takeback_is_the_same_steps_naming_whose_piece_and_only_a_rank_the_tablet_knows():
+    assert restore_plan(RESTORE_RED) == [
+        {"action": "move", "square": "e5", "to": "e4", "color": "red", "kind": "captain"},
+        {"action": "put_back", "square": "e5", "color": "blue"}]
+    assert all("kind" not in step for step in restore_plan(RESTORE_BLUE) if step["color"] == "red")
+
+
+@pytest.mark.parametrize(("language", "red", "blue"), [
+    ("en", ["Move your Captain (6) back from e5 to e4.", "Blue puts a piece back on e5."],
+     ["Red moves a piece back from e5 to e4.", "Put your Scout (2) back on e5."]),
+    ("de", ["Ziehe deine Figur Hauptmann (6) von e5 zurück auf e4.", "Blau stellt eine Figur zurück auf e5."],
+     ["Rot zieht eine Figur von e5 zurück auf e4.", "Stelle deine Figur Aufklärer (2) zurück auf e5."]),
+])
+def test_each_tablet_is_told_the_takeback_its_own_way(language, red, blue):
+    tr = Translator(language)
+    tr.set_variant("classic")
+    assert takeback_lines(tr, "e4-e5", RESTORE_RED, "red")[1:] == red
+    assert takeback_lines(tr, "e4-e5", RESTORE_BLUE, "blue")[1:] == blue
+    # The referee display names nobody's rank.
+    display = takeback_lines(tr, "e4-e5", RESTORE_RED, None)[1:]
+    assert display == [blue[0], red[1]]

@@ -23,7 +23,7 @@ from engine import (
     place_volcanoes,
     validate_setup,
 )
-from firmware_bridge.board.guidance import volcano_marker_steps
+from firmware_bridge.referee.game_options import volcano_markers
 
 
 class LocalTable:
@@ -210,9 +210,7 @@ class LocalTable:
                 "phase": self.phase(), "view": view, "seats": seats, "clocks": self.clocks,
                 "draw_offer": self.draw_offer, "takeback_offer": self.takeback_offer,
                 "volcanoes": [s.name for s in self.volcanoes],
-                "volcano_markers": {"squares": sorted(s.name for s in self.volcanoes), "sensed": None,
-                                    "instructions": volcano_marker_steps(self.volcanoes)}
-                if self.volcanoes else None,
+                "volcano_markers": volcano_markers(self.volcanoes, None),
                 "board_check": check}
 
     def seat_state(self, seat: str) -> dict[str, Any]:

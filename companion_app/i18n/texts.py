@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from companion_app.i18n.catalog import N_, Translator
 from companion_app.model.table import Battle
+from firmware_bridge.protocol.board_steps import BoardStep, StepAction, known_step
 
 
 def color_name(tr: Translator, color: str | None) -> str:
@@ -142,26 +142,33 @@ def takeback_lines(tr: Translator, move: str, restore: list[tuple[str, str, dict
     opponent's only that they move, come off or go back.
     """
     lines = [tr("The move {move} was taken back.").format(move=move)]
+    return lines + [text for step in restore_plan(restore) if (text := board_step_text(tr, step, seat))]
+
+
+def restore_plan(restore: list[tuple[str, str, dict[str, Any] | None]]) -> list[BoardStep]:
+    """A takeback's changes of the board (off/on by piece) as board steps naming each piece's side.
+
+    A piece that comes off one square and goes on another moves back; ``kind`` only where this
+    tablet's view shows it.
+    """
     came_from = {piece["id"]: square for step, square, piece in restore if step == "off" and piece}
     goes_to = {piece["id"] for step, _square, piece in restore if step == "on" and piece}
+    plan: list[BoardStep] = []
     for step, square, piece in restore:
-        if piece is None:
-            continue
-        own = piece.get("color") == seat
-        words = {"piece": piece_words(tr, piece.get("kind")), "square": square,
-                 "side": color_name(tr, piece.get("color"))}
-        if step == "off" and piece["id"] in goes_to:
-            continue  # told as a move back below
+        if piece is None or (step == "off" and piece["id"] in goes_to):
+            continue  # nothing known, or told as a move back
         if step == "off":
-            text = tr("Take your {piece} off {square}.") if own else tr("{side} takes a piece off {square}.")
+            told: BoardStep = {"action": StepAction.REMOVE.value, "square": square}
         elif piece["id"] in came_from:
-            words["origin"] = came_from[piece["id"]]
-            text = (tr("Move your {piece} back from {origin} to {square}.") if own
-                    else tr("{side} moves a piece back from {origin} to {square}."))
+            told = {"action": StepAction.MOVE.value, "square": came_from[piece["id"]], "to": square}
         else:
-            text = tr("Put your {piece} back on {square}.") if own else tr("{side} puts a piece back on {square}.")
-        lines.append(text.format(**words))
-    return lines
+            told = {"action": StepAction.PUT_BACK.value, "square": square}
+        if piece.get("color") in ("red", "blue"):
+            told["color"] = piece["color"]
+        if piece.get("kind"):
+            told["kind"] = piece["kind"]
+        plan.append(told)
+    return plan
 
 
 RESULT_REASONS = {
@@ -204,32 +211,58 @@ def clock_text(seconds: float | None) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
 
 
-# The referee's board steps (firmware_bridge.board.guidance.Step.describe) and their translations.
-BOARD_STEPS = [
-    (re.compile(r"move the piece from (\w+) to (\w+)"), N_("Move the piece from {square} to {target}.")),
-    (re.compile(r"take the piece off (\w+)"), N_("Take the piece off {square}.")),
-    (re.compile(r"put the missing piece back on (\w+)"), N_("Put the missing piece back on {square}.")),
-    (re.compile(r"put a volcano marker on (\w+)"), N_("Put a volcano marker on {square}.")),
-    (re.compile(r"the piece on (\w+) is the wrong one: swap it for the right piece"),
-     N_("The piece on {square} is the wrong one: swap it for the right piece.")),
-]
+# The referee's board steps (firmware_bridge.protocol.board_steps): one sentence per action.
+STEP_SENTENCES = {
+    StepAction.MOVE: N_("Move the piece from {square} to {target}."),
+    StepAction.REMOVE: N_("Take the piece off {square}."),
+    StepAction.PUT_BACK: N_("Put the missing piece back on {square}."),
+    StepAction.PLACE: N_("Put a piece on {square}."),
+    StepAction.MARKER: N_("Put a volcano marker on {square}."),
+    StepAction.REPLACE: N_("The piece on {square} is the wrong one: swap it for the right piece."),
+}
 
 
-def board_step_text(tr: Translator, step: str) -> str:
-    """One of the referee's steps ("take the piece off d7") in the tablet's language."""
-    for pattern, sentence in BOARD_STEPS:
-        found = pattern.fullmatch(step.strip().rstrip("."))
-        if found:
-            return tr(sentence).format(square=found.group(1), target=found.groups()[-1])
-    return step[:1].upper() + step[1:]  # a step this app does not know yet: as the referee said it
+# A step that says whose piece it is (a takeback): the viewer's own piece by name, else its side.
+PIECE_SENTENCES = {
+    StepAction.REMOVE: (N_("Take your {piece} off {square}."), N_("{side} takes a piece off {square}.")),
+    StepAction.MOVE: (N_("Move your {piece} back from {origin} to {square}."),
+                      N_("{side} moves a piece back from {origin} to {square}.")),
+    StepAction.PUT_BACK: (N_("Put your {piece} back on {square}."), N_("{side} puts a piece back on {square}.")),
+}
 
 
-def guidance_lines(tr: Translator, guidance: dict[str, list[str]] | None, steps: list[str]) -> list[str]:
+def board_step_text(tr: Translator, step: Any, seat: str | None = None) -> str | None:
+    """One board step ({"action": "remove", "square": "d7"}) in the tablet's language.
+
+    seat: the viewer; a step naming a piece's ``color`` is told as "your" piece to its owner.
+    None for a step this app cannot tell (an action of a newer referee, a malformed step).
+    """
+    known = known_step(step)
+    if known is None:
+        return None
+    action, origin, target = StepAction(known["action"]), known["square"], known.get("to", "")
+    color = known.get("color")
+    if color and action in PIECE_SENTENCES:
+        own, other = PIECE_SENTENCES[action]
+        return tr(own if color == seat else other).format(
+            piece=piece_words(tr, known.get("kind")), side=color_name(tr, color),
+            origin=origin, square=target or origin)
+    return tr(STEP_SENTENCES[action]).format(square=origin, target=target)
+
+
+def board_step_lines(tr: Translator, steps: list[Any]) -> list[str] | None:
+    """Every step in order, or None if the app cannot tell one of them (the caller falls back)."""
+    lines = [board_step_text(tr, step) for step in steps]
+    return None if None in lines else [line for line in lines if line is not None]
+
+
+def guidance_lines(tr: Translator, guidance: dict[str, list[str]] | None, steps: list[Any]) -> list[str]:
     """What to do to put the board right: the referee's steps in order, else the squares to fix."""
     if not guidance:
         return []
-    if steps:
-        return [board_step_text(tr, step) for step in steps]
+    told = board_step_lines(tr, steps) if steps else None
+    if told:
+        return told
     lines = []
     if guidance["clear"]:
         lines.append(tr("Take the pieces off: {squares}").format(squares=", ".join(guidance["clear"])))
@@ -238,10 +271,11 @@ def guidance_lines(tr: Translator, guidance: dict[str, list[str]] | None, steps:
     return lines
 
 
-def volcano_marker_lines(tr: Translator, steps: list[str], volcanoes: list[str]) -> list[str]:
+def volcano_marker_lines(tr: Translator, steps: list[Any], volcanoes: list[str]) -> list[str]:
     """Where the volcano markers go on the real board (Espionage): the referee's steps, or the squares."""
-    if steps:
-        return [board_step_text(tr, step) for step in steps]
+    told = board_step_lines(tr, steps) if steps else None
+    if told:
+        return told
     if volcanoes:
         return [tr("Volcano markers go on: {squares}").format(squares=", ".join(volcanoes))]
     return []

@@ -66,7 +66,7 @@ class TableState:
     battle: Battle | None = None
     refusal: dict[str, Any] | None = None
     guidance: dict[str, list[str]] | None = None
-    board_steps: list[str] = field(default_factory=list)  # the referee's steps, e.g. "take the piece off d7"
+    board_steps: list[dict[str, Any]] = field(default_factory=list)  # the referee's plan: {"action", "square", ...}
     warnings: list[tuple[str, str, str]] = field(default_factory=list)
     draw_offer_from: str | None = None
     takeback_from: str | None = None
@@ -76,7 +76,7 @@ class TableState:
     reveals: list[dict[str, Any]] = field(default_factory=list)  # this move's spy recognitions
     passed: list[str] = field(default_factory=list)  # sides that could not move and passed
     volcanoes: list[str] = field(default_factory=list)  # Espionage, from the game's creation on
-    volcano_steps: list[str] = field(default_factory=list)  # "put a volcano marker on d5", ...
+    volcano_steps: list[dict[str, Any]] = field(default_factory=list)  # {"action": "marker", "square": "d5"}, ...
     my_fingerprint: str | None = None  # this tablet's key, "0412-7730-9158-2046"
     fingerprints: dict[str, str] = field(default_factory=dict)  # seat -> the key the referee granted it
     variant: str = "classic"
@@ -214,7 +214,8 @@ class TableState:
     def _on_guidance(self, payload: dict[str, Any]) -> None:
         clear, fill = list(payload.get("clear", [])), list(payload.get("fill", []))
         self.guidance = {"clear": clear, "fill": fill} if clear or fill else None
-        self.board_steps = [str(step) for step in payload.get("steps") or ()] if self.guidance else []
+        plan = (payload.get("plan") or ()) if self.guidance else ()
+        self.board_steps = [dict(step) for step in plan if isinstance(step, dict)]
 
     def _on_draw_offer(self, payload: dict[str, Any]) -> None:
         self.draw_offer_from = payload.get("from")
@@ -224,7 +225,7 @@ class TableState:
 
     def _on_volcanoes(self, payload: dict[str, Any]) -> None:
         self.volcanoes = [str(sq) for sq in payload.get("squares", ())]
-        self.volcano_steps = [str(step) for step in payload.get("instructions") or ()]
+        self.volcano_steps = [dict(step) for step in payload.get("plan") or () if isinstance(step, dict)]
 
     def _on_my_fingerprint(self, payload: dict[str, Any]) -> None:
         self.my_fingerprint = payload.get("fingerprint") or None

@@ -92,9 +92,9 @@ class ContractTranslator:
         self.deliver("takeback_request", {"from": state.get("takeback_offer")})
         if isinstance(state.get("volcanoes"), list):  # Espionage: known from the game's creation
             markers = state.get("volcano_markers")
-            steps = markers.get("instructions") if isinstance(markers, dict) else None
+            plan = markers.get("plan") if isinstance(markers, dict) else None
             self.deliver("volcanoes", {"squares": state["volcanoes"],
-                                       "instructions": steps if isinstance(steps, list) else []})
+                                       "plan": plan if isinstance(plan, list) else []})
         self.board_check = state.get("board_check")
         # The referee sends a board check only while a board (sensors) is attached.
         self.deliver("connection", {"board": "online" if self.board_check is not None else "offline"})
@@ -148,9 +148,9 @@ class ContractTranslator:
             self.deliver("placement", {"sensed": [sq for sq in self.my_setup if sq not in missing]})
         in_game = self.contract_phase == "playing" and (self.moved or self.seat is None)
         if mismatch and in_game:
-            steps = check.get("steps")
+            plan = check.get("plan")  # board steps as data (firmware_bridge.protocol.board_steps)
             self.deliver("guidance", {"clear": clear, "fill": fill,
-                                      "steps": steps if isinstance(steps, list) else []})
+                                      "plan": plan if isinstance(plan, list) else []})
         else:
             self.deliver("guidance", {})
 

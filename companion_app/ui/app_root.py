@@ -187,7 +187,7 @@ class TabletRoot(BoxLayout):
         variant = (state.view or {}).get("variant") or state.variant
         self.tr.set_variant(variant)
         name = self.screen_for(state)
-        if name == "setup" and state.view is None and self.state.seat:
+        if name == "setup" and state.view is None and state.seat:
             variant = state.variant
             self.screen_by_name["setup"].start(variant, state.seat)  # keeps the last arrangement
         if self.screens.current != name:

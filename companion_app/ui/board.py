@@ -193,7 +193,7 @@ class BoardWidget(Widget):
                     rect = Rectangle(pos=self.square_pos(name), size=(0, 0))
                     self.canvas.add(rect)
                     self._sprites[name] = (rect, None)
-            self._drawn_highlights = None
+            self._drawn_highlights: tuple[tuple[str, str], ...] | None = None
         self._update_highlights()
         self._update_pieces()
 

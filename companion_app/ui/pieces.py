@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle, Triangle
@@ -106,7 +107,7 @@ def _draw_flag(canvas, cx: float, cy: float, ps: float) -> None:
 # Software GL (Mesa's llvmpipe) pays per draw call: a piece drawn from five instructions every
 # frame costs more than the whole rest of the window. Each look of a piece is therefore drawn
 # once into a texture and then shown with a single Rectangle.
-_SPRITES: dict[tuple, object] = {}
+_SPRITES: dict[tuple, Any] = {}  # key -> the Fbo the sprite was drawn in
 
 
 def piece_sprite(size: float, color: str, kind: str | None, label: str, *, moved: bool = False,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
@@ -13,6 +13,9 @@ from kivy.uix.textinput import TextInput
 from companion_app.i18n.texts import own_key_text
 from companion_app.model.table import TableState
 from companion_app.ui.widgets import BigButton, FitLabel, WrapLabel
+
+if TYPE_CHECKING:
+    from companion_app.net.network import BoardFinder
 
 
 def scrolling(box: BoxLayout) -> ScrollView:
@@ -55,7 +58,7 @@ class ConnectScreen(Screen):
             box.add_widget(w)
         self.add_widget(scrolling(box))
         self.found: dict[str, str] = {}
-        self.finder = None
+        self.finder: BoardFinder | None = None  # made on entering: needs the network layer
 
     def on_enter(self, *_: Any) -> None:
         """Look for boards on the network while this screen shows (needs the network layer)."""

@@ -157,8 +157,9 @@ class SetupScreen(BoardScreen):
 
     def place(self, square: str, kind: str) -> None:
         """Put a piece of a kind on a square."""
-        placed = self.draft is not None and self.draft.place(square, kind)
-        if placed and self.draft.remaining().get(kind, 0) <= 0 and self.selected == kind:
+        draft = self.draft
+        placed = draft is not None and draft.place(square, kind)
+        if placed and draft is not None and draft.remaining().get(kind, 0) <= 0 and self.selected == kind:
             self.selected = None
         self._changed()
 

@@ -1,11 +1,12 @@
-"""Guidance for putting the board right: nearest piece first, as words and as LED colours.
+"""Guidance for putting the board right: nearest piece first, as steps and as LED colours.
 
 The recogniser reports *what* differs (firmware_bridge.board.recognition.BoardMismatch); this
-module orders it for a person standing at the board and turns it into steps ("move the
-piece from e5 to e4", "take the piece off d7") and into the LED colour codes the scanner
-firmware shows (hardware/firmware/protocol.py: green = fill / the move made, red = clear,
-amber = illegal move, blue = the piece to replace). It never names a rank: which piece
-belongs on a square is told privately to its owner by the referee, not here.
+module orders it for a person standing at the board and turns it into steps (move the piece
+from e5 to e4, take the piece off d7: the vocabulary of firmware_bridge.protocol.board_steps,
+which the referee publishes as data and each app words in its language) and into the LED
+colour codes the scanner firmware shows (hardware/firmware/protocol.py: green = fill / the
+move made, red = clear, amber = illegal move, blue = the piece to replace). It never names a
+rank: which piece belongs on a square is told privately to its owner by the referee, not here.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine import Move, Square
+from firmware_bridge.protocol.board_steps import BoardStep, StepAction
 from hardware.firmware import protocol
 
 
@@ -24,23 +26,23 @@ def order_nearest(squares: Iterable[Square], focus: Square) -> tuple[Square, ...
 
 @dataclass(frozen=True)
 class Step:
-    """One thing to do with one hand: "move", "remove", "place", "replace" or "marker"."""
+    """One thing to do with one hand (see StepAction)."""
 
-    action: str
+    action: StepAction
     square: Square
     to: Square | None = None
 
-    def describe(self) -> str:
-        """The step in plain English."""
-        if self.action == "move":
-            return f"move the piece from {self.square} to {self.to}"
-        if self.action == "remove":
-            return f"take the piece off {self.square}"
-        if self.action == "place":
-            return f"put the missing piece back on {self.square}"
-        if self.action == "marker":
-            return f"put a volcano marker on {self.square}"
-        return f"the piece on {self.square} is the wrong one: swap it for the right piece"
+    def payload(self) -> BoardStep:
+        """The step as the contract carries it: {"action", "square"} and "to" for a move."""
+        step: BoardStep = {"action": self.action.value, "square": self.square.name}
+        if self.to is not None:
+            step["to"] = self.to.name
+        return step
+
+
+def as_plan(steps: Iterable[Step]) -> list[BoardStep]:
+    """Steps as the contract's ``plan``."""
+    return [step.payload() for step in steps]
 
 
 def plan_steps(clear: Iterable[Square], fill: Iterable[Square], wrong: Iterable[Square] = (),
@@ -61,24 +63,52 @@ def plan_steps(clear: Iterable[Square], fill: Iterable[Square], wrong: Iterable[
             home = min(fill, key=lambda s: (s.distance(stray), s.rank, s.file))
             if home.distance(stray) <= 2:
                 fill.remove(home)
-                steps.append(Step("move", stray, home))
+                steps.append(Step(StepAction.MOVE, stray, home))
                 continue
-        steps.append(Step("remove", stray))
-    steps += [Step("place", square) for square in order_nearest(fill, focus)]
-    steps += [Step("marker", square) for square in order_nearest(markers, focus)]
-    steps += [Step("replace", square) for square in order_nearest(wrong, focus)]
+        steps.append(Step(StepAction.REMOVE, stray))
+    steps += [Step(StepAction.PUT_BACK, square) for square in order_nearest(fill, focus)]
+    steps += [Step(StepAction.MARKER, square) for square in order_nearest(markers, focus)]
+    steps += [Step(StepAction.REPLACE, square) for square in order_nearest(wrong, focus)]
     return steps
 
 
-def volcano_marker_steps(volcanoes: Iterable[Square]) -> list[str]:
+def in_board_order(squares: Iterable[Square]) -> list[Square]:
+    """Squares as players read the board: by rank, then file."""
+    return sorted(squares, key=lambda s: (s.rank, s.file))
+
+
+def setup_steps(clear: Iterable[Square], fill: Iterable[Square], volcanoes: Iterable[Square] = ()) -> list[Step]:
+    """Before the first move: take strays off, place the setups' pieces, put the markers down.
+
+    fill: squares a submitted setup puts a piece on, and volcanoes whose marker the sensors
+    should see; each list in board order, as the players set up.
+    """
+    volcanoes = set(volcanoes)
+    fill = in_board_order(fill)
+    return ([Step(StepAction.REMOVE, square) for square in in_board_order(clear)]
+            + [Step(StepAction.PLACE, square) for square in fill if square not in volcanoes]
+            + [Step(StepAction.MARKER, square) for square in fill if square in volcanoes])
+
+
+def volcano_marker_steps(volcanoes: Iterable[Square]) -> list[Step]:
     """What to tell the players when an Espionage game is created: one marker per volcano."""
-    return [Step("marker", square).describe() for square in sorted(volcanoes, key=lambda s: (s.rank, s.file))]
+    return [Step(StepAction.MARKER, square) for square in in_board_order(volcanoes)]
 
 
-def led_colours(width: int, height: int, *, clear: Iterable[Square] = (),
-                fill: Iterable[Square] = (), wrong: Iterable[Square] = (),
+# The colour each step lights: where a piece goes, green; where one comes off, red.
+STEP_LEDS = {StepAction.REMOVE: protocol.LED_RED, StepAction.PUT_BACK: protocol.LED_GREEN,
+             StepAction.PLACE: protocol.LED_GREEN, StepAction.MARKER: protocol.LED_GREEN,
+             StepAction.REPLACE: protocol.LED_BLUE}
+
+
+def led_colours(width: int, height: int, steps: Iterable[Step] = (), *,
                 last_move: Move | None = None, illegal: Move | None = None) -> list[int]:
-    """One LED colour code per square (index rank * width + file) for SET_LEDS."""
+    """One LED colour code per square (index rank * width + file) for SET_LEDS.
+
+    The board lights the same steps the tablets read: a move's square red and its target
+    green, a square to clear red, a square to fill green, a wrong piece blue; then the move
+    just made (green) or an illegal one (amber, over all else).
+    """
     colours = [protocol.LED_OFF] * (width * height)
 
     def light(square: Square, code: int) -> None:
@@ -88,12 +118,12 @@ def led_colours(width: int, height: int, *, clear: Iterable[Square] = (),
     if last_move is not None:
         light(last_move.origin, protocol.LED_GREEN)
         light(last_move.target, protocol.LED_GREEN)
-    for square in fill:
-        light(square, protocol.LED_GREEN)
-    for square in clear:
-        light(square, protocol.LED_RED)
-    for square in wrong:
-        light(square, protocol.LED_BLUE)
+    for step in steps:
+        if step.action == StepAction.MOVE and step.to is not None:
+            light(step.square, protocol.LED_RED)
+            light(step.to, protocol.LED_GREEN)
+        elif step.action in STEP_LEDS:
+            light(step.square, STEP_LEDS[step.action])
     if illegal is not None:
         light(illegal.origin, protocol.LED_AMBER)
         light(illegal.target, protocol.LED_AMBER)

@@ -39,11 +39,12 @@ view), "seats": {"red": {"paired": bool, "online": bool, "setup_ready": bool, "n
 "clocks": {"red": seconds, "blue": seconds, "game": seconds or None, "running": color or None}
 or None, "draw_offer": color or None, "takeback_offer": color or None, "variant": name,
 "moves_per_turn": 1 or 2, "volcanoes": [squares], "volcano_markers": {"squares": [...],
-"sensed": bool or None, "instructions": ["put a volcano marker on d5", ...]} or None,
+"sensed": bool or None, "plan": [{"action": "marker", "square": "d5"}, ...]} or None,
 "board_check": None without a board, else {"matches": bool, "reading": bool (moves are read
 again), "clear": [squares to take a piece off], "fill": [squares that need a piece or a volcano
 marker], "wrong": [squares holding the wrong piece], "reason": "setup" | "after-battle" |
-"restore" | "unexpected" | None, "steps": ["take the piece off d7", ...]}}`` (docs/mqtt.md).
+"restore" | "unexpected" | None, "plan": [{"action": "remove", "square": "d7"}, ...]}}``
+(docs/mqtt.md; the steps' vocabulary: firmware_bridge.protocol.board_steps).
 
 Callbacks run on the MQTT network thread: a Kivy app wraps them in ``Clock.schedule_once``.
 Every command method returns the command id; the reply arrives via ``on_reply`` with that id.

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import ArbiterError
+from firmware_bridge.protocol.board_steps import plan_problem
 
 VERSION = 1
 ROOT = f"arbiter/v{VERSION}"
@@ -237,6 +238,12 @@ def _setup_map(v: dict) -> str | None:
     return None
 
 
+def _with_plan(v: dict) -> str | None:
+    """A board_check or volcano_markers: its ``plan``, where present, is a list of board steps."""
+    problem = plan_problem(v["plan"]) if "plan" in v else None
+    return f"plan {problem}" if problem else None
+
+
 OPT = False
 INT = (int,)
 STR = (str,)
@@ -271,11 +278,11 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
         "clocks": ((dict, type(None)), OPT, None),
         "draw_offer": (OPT_STR, OPT, None),
         "takeback_offer": (OPT_STR, OPT, None),
-        "board_check": ((dict, type(None)), OPT, None),
+        "board_check": ((dict, type(None)), OPT, _with_plan),
         "variant": (STR, OPT, None),
         "moves_per_turn": (INT, OPT, None),
         "volcanoes": (list, OPT, None),
-        "volcano_markers": ((dict, type(None)), OPT, None),
+        "volcano_markers": ((dict, type(None)), OPT, _with_plan),
         "at": ((int, float), OPT, None),
     },
     "events": {

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 
 from engine import Game
-from firmware_bridge.board.guidance import led_colours, plan_steps
+from firmware_bridge.board.guidance import as_plan, led_colours, plan_steps
 from firmware_bridge.board.recognition import (
     BoardMatches,
     BoardMismatch,
@@ -93,20 +93,21 @@ class BoardWatcher:
         guidance = self.recognizer.guidance() if self.recognizer and self.board else None
         if guidance is None:
             return led_colours(width, height, last_move=last_move)
-        return led_colours(width, height, clear=guidance.clear, fill=guidance.fill,
-                           wrong=guidance.wrong, illegal=self.last_illegal)
+        volcanoes = self.recognizer.game.volcanoes if self.recognizer else ()
+        steps = plan_steps(guidance.clear, guidance.fill, guidance.wrong, volcanoes=volcanoes)
+        return led_colours(width, height, steps, illegal=self.last_illegal)
 
 
 def board_check_dict(guidance: BoardMismatch | None, reading: bool, volcanoes=()) -> dict:
     """The public ``board_check``: squares to clear/fill/replace, the reason, and the same as
-    plain-English steps ("take the piece off d7", "put a volcano marker on e5")."""
+    a plan of steps ({"action": "remove", "square": "d7"}, firmware_bridge.protocol.board_steps)."""
     if guidance is None:
         return {"matches": True, "clear": [], "fill": [], "wrong": [], "reason": None,
-                "reading": reading, "steps": []}
+                "reading": reading, "plan": []}
     steps = plan_steps(guidance.clear, guidance.fill, guidance.wrong, volcanoes=volcanoes)
     return {"matches": False, "clear": [s.name for s in guidance.clear],
             "fill": [s.name for s in guidance.fill], "wrong": [s.name for s in guidance.wrong],
-            "reason": guidance.reason, "reading": reading, "steps": [step.describe() for step in steps]}
+            "reason": guidance.reason, "reading": reading, "plan": as_plan(steps)}
 
 
 class SensorFeed:

@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Iterable
 
 from engine import Square, Variant, get_variant
-from firmware_bridge.board.guidance import volcano_marker_steps
+from firmware_bridge.board.guidance import as_plan, in_board_order, volcano_marker_steps
 
 
 def game_variant(name: str, moves_per_turn: int | None = None) -> Variant:
@@ -32,8 +32,8 @@ def game_variant(name: str, moves_per_turn: int | None = None) -> Variant:
 
 def volcano_markers(volcanoes: Iterable[Square], sensed: bool | None) -> dict | None:
     """The public ``volcano_markers``: where the players put them, and whether the sensors see them."""
-    in_board_order = sorted(volcanoes, key=lambda s: (s.rank, s.file))
-    if not in_board_order:
+    squares = in_board_order(volcanoes)
+    if not squares:
         return None
-    return {"squares": [s.name for s in in_board_order], "sensed": sensed,
-            "instructions": volcano_marker_steps(in_board_order)}
+    return {"squares": [s.name for s in squares], "sensed": sensed,
+            "plan": as_plan(volcano_marker_steps(squares))}

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine import Move, Square
-from firmware_bridge.board.guidance import volcano_marker_steps
+from firmware_bridge.board.guidance import as_plan, in_board_order, setup_steps
 from firmware_bridge.board.recognition import IllegalAttempt, MoveMade
 from firmware_bridge.board.snapshots import StableBoard
 from firmware_bridge.protocol import contract, crypto
@@ -55,7 +55,7 @@ class RefereeSettings:
 
 def sorted_squares(names) -> list[str]:
     """Square names in board order (rank, then file), as players read them."""
-    return [s.name for s in sorted((Square.parse(n) for n in names), key=lambda s: (s.rank, s.file))]
+    return [s.name for s in in_board_order(map(Square.parse, names))]
 
 
 class Referee:
@@ -266,7 +266,8 @@ class Referee:
                 if command["seat"] != seat or header.get("counter") != command["counter"]:
                     raise contract.ContractError("seat or counter differ between header and command")
             except contract.ContractError as error:
-                command_id = body.get("id") if isinstance(body.get("id"), str) and 0 < len(body["id"]) <= 64 else "unknown"
+                given = body.get("id")
+                command_id = given if isinstance(given, str) and 0 < len(given) <= 64 else "unknown"
                 self._reply(seat, reply_topic, contract.reply(command_id, False, error.code, str(error)))
                 return
             try:
@@ -386,14 +387,10 @@ class Referee:
             expected |= volcanoes
         elif sensed is None:  # unknown: a volcano square is checked once the game starts
             occupancy -= volcanoes
-        order = sorted_squares
-        check = {"matches": expected == occupancy, "clear": order(occupancy - expected),
-                 "fill": order(expected - occupancy), "wrong": [], "reason": "setup", "reading": False}
-        fill_markers = [Square.parse(s) for s in check["fill"] if s in volcanoes]
-        check["steps"] = ([f"take the piece off {s}" for s in check["clear"]]
-                          + [f"put a piece on {s}" for s in check["fill"] if s not in volcanoes]
-                          + volcano_marker_steps(fill_markers))
-        return check
+        clear, fill = occupancy - expected, expected - occupancy
+        steps = setup_steps(map(Square.parse, clear), map(Square.parse, fill), map(Square.parse, volcanoes))
+        return {"matches": expected == occupancy, "clear": sorted_squares(clear), "fill": sorted_squares(fill),
+                "wrong": [], "reason": "setup", "reading": False, "plan": as_plan(steps)}
 
     def on_stable(self, stable: StableBoard) -> None:
         """A new stable board from the sensors: pairing, then move recognition."""

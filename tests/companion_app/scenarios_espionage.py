@@ -253,8 +253,8 @@ def _pass_position(d, table: LocalTable, red, blue, public):
     d.shot("espionage-pass")
 
 
-BOARD_STEPS = ["move the piece from e5 to e4", "put the missing piece back on d4",
-               "the piece on c1 is the wrong one: swap it for the right piece", "lift the board gently"]
+BOARD_STEPS = [{"action": "move", "square": "e5", "to": "e4"}, {"action": "put_back", "square": "d4"},
+               {"action": "replace", "square": "c1"}]
 
 
 def espionage_marker_steps(d):
@@ -286,7 +286,7 @@ def espionage_marker_steps(d):
     yield 0.2
     # The board disagrees with the game: the referee's steps, in its order, in each language.
     table.board_check = {"matches": False, "clear": ["e5"], "fill": ["e4", "d4"], "wrong": ["c1"],
-                         "reason": "unexpected", "steps": BOARD_STEPS}
+                         "reason": "unexpected", "plan": BOARD_STEPS}
     table.publish()
     d.report["tablet_steps"], d.report["display_steps"] = {}, {}
     for language in ("en", "de", "bg"):

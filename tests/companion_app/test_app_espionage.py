@@ -105,8 +105,7 @@ def test_volcano_marker_steps_and_the_referees_board_steps_in_every_language(run
         assert f"Поставете маркер за вулкан на {square}." in report["display_phase"]["bg"]
     # The board check's steps, in the referee's order, wherever the app guides the board.
     english = ["Move the piece from e5 to e4.", "Put the missing piece back on d4.",
-               "The piece on c1 is the wrong one: swap it for the right piece.",
-               "Lift the board gently"]  # a step the app does not know: as the referee said it
+               "The piece on c1 is the wrong one: swap it for the right piece."]
     german = ["Setze die Figur von e5 auf e4.", "Stelle die fehlende Figur zurück auf d4.",
               "Auf c1 steht die falsche Figur: tausche sie gegen die richtige."]
     bulgarian = ["Преместете фигурата от e5 на e4.", "Върнете липсващата фигура на d4.",

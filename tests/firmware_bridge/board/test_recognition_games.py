@@ -9,6 +9,7 @@ import pytest
 from engine import Move, Square
 from firmware_bridge.board.guidance import Step, led_colours, plan_steps
 from firmware_bridge.board.sim_table import Table, Tally
+from firmware_bridge.protocol.board_steps import StepAction
 from hardware.firmware import protocol
 from hardware.sim.hands import ALL_FAULTS, NO_FAULTS
 
@@ -41,9 +42,8 @@ def test_a_clean_move_is_ruled_within_the_quiet_period_and_debounce():
 
 def test_guidance_moves_a_stray_piece_to_the_nearest_gap_and_lights_the_board():
     steps = plan_steps(clear=[S("e6"), S("a9")], fill=[S("e5")], focus=S("e5"))
-    assert steps == [Step("move", S("e6"), S("e5")), Step("remove", S("a9"))]
-    assert steps[0].describe() == "move the piece from e6 to e5"
-    colours = led_colours(10, 10, clear=[S("a9")], fill=[S("e5")], illegal=Move.parse("b1-b3"))
+    assert steps == [Step(StepAction.MOVE, S("e6"), S("e5")), Step(StepAction.REMOVE, S("a9"))]
+    colours = led_colours(10, 10, steps, illegal=Move.parse("b1-b3"))
     assert colours[S("a9").rank * 10] == protocol.LED_RED
     assert colours[S("e5").rank * 10 + 4] == protocol.LED_GREEN
     assert colours[S("b3").rank * 10 + 1] == protocol.LED_AMBER

@@ -62,7 +62,7 @@ def test_sensed_markers_missing_at_setup_are_asked_for_and_no_move_is_read_befor
     hands = Hands(sensed=True, with_markers=False)
     assert hands.seen == [BoardMismatch((), (VOLCANO,), (), "setup")]
     steps = plan_steps((), (VOLCANO,), volcanoes=hands.game.volcanoes)
-    assert [step.describe() for step in steps] == ["put a volcano marker on e5"]
+    assert [step.payload() for step in steps] == [{"action": "marker", "square": "e5"}]
     seen = hands.move(Move.parse("c3-c4"))
     assert not any(isinstance(o, MoveMade | IllegalAttempt) for o in seen), "still guiding: no move read"
     hands.move(Move.parse("c4-c3"))  # the piece goes back
@@ -107,5 +107,6 @@ def test_unknown_marker_sensing_takes_what_the_volcano_square_reads_at_setup_as_
 
 
 def test_the_players_are_told_where_the_markers_go_in_board_order():
-    assert volcano_marker_steps([S("h6"), S("b5"), S("d6")]) == [
-        "put a volcano marker on b5", "put a volcano marker on d6", "put a volcano marker on h6"]
+    assert [step.payload() for step in volcano_marker_steps([S("h6"), S("b5"), S("d6")])] == [
+        {"action": "marker", "square": "b5"}, {"action": "marker", "square": "d6"},
+        {"action": "marker", "square": "h6"}]

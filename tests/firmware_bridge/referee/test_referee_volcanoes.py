@@ -30,11 +30,11 @@ def test_a_new_espionage_game_names_the_marker_squares_and_asks_for_sensed_marke
         assert state["phase"] == "setup" and sorted(state["volcanoes"]) == sorted(volcanoes)
         markers = state["volcano_markers"]
         assert markers["sensed"] is True and markers["squares"] == volcanoes
-        assert markers["instructions"] == [f"put a volcano marker on {v}" for v in volcanoes]
+        assert markers["plan"] == [{"action": "marker", "square": v} for v in volcanoes]
         # Nothing stands on the board yet: the check asks for the four markers.
         check = state["board_check"]
         assert not check["matches"] and check["fill"] == volcanoes and check["clear"] == []
-        assert check["steps"] == [f"put a volcano marker on {v}" for v in volcanoes]
+        assert check["plan"] == [{"action": "marker", "square": v} for v in volcanoes]
         for number, volcano in enumerate(volcanoes):
             board.place(Square.parse(volcano), 900 + number)
         assert display.wait(lambda c: c.state["board_check"]["matches"], 10), display.state["board_check"]
@@ -50,10 +50,10 @@ def test_unsensed_markers_are_named_but_a_reading_on_a_volcano_is_a_piece_to_tak
         assert display.wait(lambda c: c.state is not None and c.state["board_check"] is not None, 10)
         assert display.state["board_check"]["matches"], "no marker is expected under the sensors"
         assert display.state["volcano_markers"]["sensed"] is False
-        assert len(display.state["volcano_markers"]["instructions"]) == 4  # told all the same
+        assert len(display.state["volcano_markers"]["plan"]) == 4  # told all the same
         board.place(volcano)
         assert display.wait(lambda c: c.state["board_check"]["clear"] == [volcano.name], 10)
-        assert display.state["board_check"]["steps"] == [f"take the piece off {volcano.name}"]
+        assert display.state["board_check"]["plan"] == [{"action": "remove", "square": volcano.name}]
     finally:
         display.stop()
         referee.stop()

@@ -62,8 +62,8 @@ def test_standard_espionage_has_two_moves_a_turn_and_says_so_in_the_public_state
     state = session.public_state("b1", set())
     assert state["variant"] == "espionage" and state["moves_per_turn"] == 2
     assert state["volcanoes"] == [s.name for s in session.volcanoes]
-    assert state["volcano_markers"]["instructions"] == [
-        f"put a volcano marker on {s.name}" for s in sorted(session.volcanoes, key=lambda s: (s.rank, s.file))]
+    assert state["volcano_markers"]["plan"] == [
+        {"action": "marker", "square": s.name} for s in sorted(session.volcanoes, key=lambda s: (s.rank, s.file))]
     play(session, 4, random.Random(2))
     assert session.game.turn == 3  # two moves each
 

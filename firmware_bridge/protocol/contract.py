@@ -266,6 +266,7 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
         "variant": (STR, True, None),
         "name": (STR, OPT, _length(0, 80)),
         "software": (STR, OPT, None),
+        "sign_key": (STR, OPT, _length(40, 60)),  # the key the referee signs public messages with
     },
     "state": {
         "v": VERSION_FIELD,
@@ -304,6 +305,7 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
         "client": CLIENT_FIELD,
         "role": (STR, True, _one_of("referee", "seat", "display", "overview")),
         "online": ((bool,), True, None),
+        "sig": (STR, OPT, None),  # the referee's own presence is signed (protocol/signing.py)
     },
     "hello": {
         "v": VERSION_FIELD,

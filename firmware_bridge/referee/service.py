@@ -22,6 +22,7 @@ from firmware_bridge.board.recognition import IllegalAttempt, MoveMade
 from firmware_bridge.board.snapshots import StableBoard
 from firmware_bridge.protocol import contract, crypto
 from firmware_bridge.protocol.mqtt_link import MqttLink
+from firmware_bridge.protocol.signing import PublicSigner
 from firmware_bridge.referee.board_input import BoardWatcher, SensorFeed
 from firmware_bridge.referee.clocks import TimeControl
 from firmware_bridge.referee.journal import Journal
@@ -68,6 +69,10 @@ class Referee:
         secret = self.journal.set_meta_once("referee_key", crypto.key_to_text(crypto.PrivateKey.generate()))
         self.key = crypto.private_key_from_text(secret)
         self.public_key = crypto.key_to_text(self.key.public_key)
+        # A second key, for signatures: every public message is signed with it, so nobody on the
+        # broker can forge a state, an event, the info or the referee's presence.
+        seed = self.journal.set_meta_once("referee_signing_key", PublicSigner.generate().seed_text)
+        self.signer = PublicSigner.from_text(seed)
         self.session = Session(self.journal, settings.variant, settings.time_control,
                                board_input=settings.board_input, moves_per_turn=settings.moves_per_turn)
         self.desk = PairingDesk()
@@ -129,9 +134,13 @@ class Referee:
                     self._publish_rulings([ruling])
 
     # -- publishing -------------------------------------------------------------------------
+    def _signed(self, topic: str, kind: str, payload: dict) -> bytes:
+        """A public payload as it goes out: validated, encoded and signed for its topic."""
+        return self.signer.sign(topic, contract.encode(kind, payload))
+
     def _presence(self, online: bool) -> bytes:
-        return contract.encode("presence", {"v": 1, "client": "referee", "role": "referee",
-                                            "online": online})
+        return self._signed(self.topics.presence("referee"), "presence",
+                            {"v": 1, "client": "referee", "role": "referee", "online": online})
 
     def _channel(self, seat: str) -> crypto.Channel | None:
         record = self.session.seats.get(seat)
@@ -153,10 +162,10 @@ class Referee:
     def republish(self) -> None:
         """Publish info, presence and every snapshot (on connect, on hello, after a restart)."""
         with self._lock:
-            self.link.publish(self.topics.info, contract.encode("info", {
+            self.link.publish(self.topics.info, self._signed(self.topics.info, "info", {
                 "v": 1, "board": self.settings.board, "referee_key": self.public_key,
                 "variant": self.session.variant.name, "name": self.settings.name,
-                "software": SOFTWARE}), retain=True)
+                "software": SOFTWARE, "sign_key": self.signer.verify_key}), retain=True)
             self.link.publish(self.topics.presence("referee"), self._presence(True), retain=True)
             self._publish_snapshots()
             self._last_republish = time.monotonic()
@@ -167,7 +176,7 @@ class Referee:
         online = {seat for seat, record in self.session.seats.items() if record.client in self.online}
         state = self.session.public_state(self.settings.board, online, self.board_check(),
                                           self.settings.volcano_markers_sensed)
-        self.link.publish(self.topics.state, contract.encode("state", state), retain=True)
+        self.link.publish(self.topics.state, self._signed(self.topics.state, "state", state), retain=True)
         for seat in contract.SEATS:
             topic = self.topics.seat_state(seat)
             envelope = self._seal(seat, topic, self.session.seat_state(seat))
@@ -181,7 +190,7 @@ class Referee:
             log.info("ruling %d (%s): %s", ruling.seq, ruling.kind, summary,
                      extra={"board": self.settings.board, "game": ruling.game, "seq": ruling.seq})
             clocks = self.session.clock.to_dict(self.session.now())
-            self.link.publish(self.topics.events, contract.encode("events", {
+            self.link.publish(self.topics.events, self._signed(self.topics.events, "events", {
                 "v": 1, "game": ruling.game, "seq": ruling.seq, "events": ruling.public_events,
                 "clocks": clocks, "at": time.time()}))
             for seat in contract.SEATS:
@@ -197,8 +206,8 @@ class Referee:
 
     def _error(self, topic: str, code: str, message: str) -> None:
         log.info("refused a message on %s: %s (%s)", topic, message, code)
-        self.link.publish(self.topics.errors, contract.encode(
-            "error", {"v": 1, "topic": topic, "code": code, "message": message[:300]}))
+        self.link.publish(self.topics.errors, self._signed(
+            self.topics.errors, "error", {"v": 1, "topic": topic, "code": code, "message": message[:300]}))
 
     # -- incoming ---------------------------------------------------------------------------
     def _on_hello(self, topic: str, raw: bytes) -> None:
@@ -337,7 +346,9 @@ class Referee:
     def _grant(self, challenge) -> None:
         self.session.pair(challenge.seat, challenge.key, challenge.client, challenge.name)
         body = {"v": 1, "status": "granted", "seat": challenge.seat,
-                "message": f"You hold the {challenge.seat} seat."}
+                "message": f"You hold the {challenge.seat} seat.",
+                # Authenticated by the Box: the tablet pins the referee's signing key from here.
+                "sign_key": self.signer.verify_key}
         account = self.settings.seat_accounts.get(challenge.seat)
         if account:
             body["broker_username"], body["broker_password"] = account

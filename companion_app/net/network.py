@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from companion_app.model.setup_model import app_home
-from companion_app.net.contract_adapter import ContractTranslator
+from companion_app.net.contract_adapter import ContractTranslator, contract_command
 from companion_app.net.link import Link, to_ui_thread
 
 
@@ -140,24 +140,12 @@ class SeatLink(_NetworkLink):
             return
         if command == "pair" and payload.get("code"):
             client.send_code(payload["code"])
-        elif command == "setup":
-            client.setup(payload["setup"])
-        elif command == "draw_offer":
-            client.offer_draw()
-        elif command == "draw_answer":
-            (client.accept_draw if payload.get("accept") else client.decline_draw)()
-        elif command == "resign":
-            client.resign()
-        elif command == "move":
-            client.move(payload["move"])
-        elif command == "new_game":
-            client.new_game()
         elif command == "resync":
             client.hello("manual")
-        elif command == "takeback_request":
-            client.offer_takeback()
-        elif command == "takeback_answer":
-            (client.accept_takeback if payload.get("accept") else client.decline_takeback)()
+        else:
+            translated = contract_command(command, payload)
+            if translated is not None:
+                client.command(translated[0], **translated[1])
 
 
 class DisplayLink(_NetworkLink):

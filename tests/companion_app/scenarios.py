@@ -9,7 +9,7 @@ import random
 
 from companion_app.demo.local_table import LocalLink, LocalTable
 from companion_app.ui.app_root import TabletRoot
-from engine import Color, Game, Move, Square, get_variant
+from engine import Color, Game, Move, Square
 
 
 def _tablets(table: LocalTable, *seats):
@@ -225,12 +225,10 @@ def warning_and_resign(d):
     table = LocalTable("classic")
     red, blue = _tablets(table, "red", "blue")
     red.wanted_seat, blue.wanted_seat = "red", "blue"
-    variant = get_variant("classic")
     pieces = {Square.parse("a1"): (Color.RED, "flag"), Square.parse("b2"): (Color.RED, "scout"),
               Square.parse("j10"): (Color.BLUE, "flag"), Square.parse("h9"): (Color.BLUE, "scout"),
               Square.parse("e1"): (Color.RED, "marshal"), Square.parse("e10"): (Color.BLUE, "marshal")}
-    table.setups = {"red": {}, "blue": {}}
-    table.game = Game.from_position(variant, pieces)
+    table.set_position(pieces)
     d.show(red, blue)
     red.connect("local", "red")
     blue.connect("local", "blue")
@@ -431,8 +429,7 @@ def tablet_moves(d):
     pieces = {Square.parse("a1"): (Color.RED, "flag"), Square.parse("b2"): (Color.RED, "scout"),
               Square.parse("j10"): (Color.BLUE, "flag"), Square.parse("h9"): (Color.BLUE, "scout"),
               Square.parse("e1"): (Color.RED, "marshal"), Square.parse("e10"): (Color.BLUE, "marshal")}
-    table.setups = {"red": {}, "blue": {}}
-    table.game = Game.from_position(get_variant("classic"), pieces)
+    table.set_position(pieces)
     d.show(red, blue)
     red.connect("local", "red")
     blue.connect("local", "blue")

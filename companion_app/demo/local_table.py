@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import random
 import tempfile
+import time
 import uuid
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -24,7 +26,6 @@ from companion_app.net.contract_adapter import ContractTranslator, contract_comm
 from companion_app.net.link import Deliver, Link
 from engine import Color, Game, Move, Square, Variant
 from firmware_bridge.protocol import contract
-from firmware_bridge.referee.clocks import TimeControl
 from firmware_bridge.referee.journal import Journal
 from firmware_bridge.referee.session import CommandError, Ruling, Session
 
@@ -32,14 +33,14 @@ from firmware_bridge.referee.session import CommandError, Ruling, Session
 class LocalTable:
     """One board's referee session in this process, and the board, clocks and keys around it."""
 
-    def __init__(self, variant: str = "classic", board: str = "local", seed: int | None = None,
-                 time_control: TimeControl | None = None) -> None:
+    def __init__(self, variant: str = "classic", board: str = "local", seed: int | None = None) -> None:
         self.board = board
         # The journal is a real one (WAL, one transaction per ruling), in a folder removed with
-        # this table; tests and the benchmark make many tables.
-        self._folder = tempfile.TemporaryDirectory(prefix="arbiter-local-table-")
-        self.journal = Journal(Path(self._folder.name) / "journal.db")
-        self.session = Session(self.journal, variant, time_control, rng=random.Random(seed))
+        # this table (tests make many tables and rarely close them).
+        folder = tempfile.TemporaryDirectory(prefix="arbiter-local-table-")
+        self.journal = Journal(Path(folder.name) / "journal.db")
+        self._release = weakref.finalize(self, _release, self.journal, folder)
+        self.session = Session(self.journal, variant, rng=random.Random(seed))
         self.links: list[LocalLink] = []
         self.board_matches = True  # what the sensors report while no board_check is set
         self.board_check: dict[str, Any] | None = None  # a board check the "sensors" report
@@ -156,7 +157,8 @@ class LocalTable:
         for ruling in rulings:
             clocks = self.clocks or self.session.clock.to_dict(self.session.now())
             public = contract.validate("events", {"v": 1, "game": ruling.game, "seq": ruling.seq,
-                                                  "events": ruling.public_events, "clocks": clocks})
+                                                  "events": ruling.public_events, "clocks": clocks,
+                                                  "at": time.time()})
             private = {seat: contract.validate("seat_events", {
                 "v": 1, "seat": seat, "game": ruling.game, "seq": ruling.seq,
                 "events": ruling.seat_events[seat]}) for seat in contract.SEATS}
@@ -194,9 +196,13 @@ class LocalTable:
         return self.session.phase
 
     def close(self) -> None:
-        """Close the journal and remove its folder."""
-        self.journal.close()
-        self._folder.cleanup()
+        """Close the journal and remove its folder (done anyway once the table is gone)."""
+        self._release()
+
+
+def _release(journal: Journal, folder: tempfile.TemporaryDirectory) -> None:
+    journal.close()
+    folder.cleanup()
 
 
 class LocalLink(Link):

@@ -37,13 +37,16 @@ def _linked(url: str, name: str) -> MqttLink:
 
 
 def test_two_handlers_of_one_topic_both_hear_every_message(mosquitto):
-    listener, sender = _linked(mosquitto.url, "listener"), _linked(mosquitto.url, "sender")
+    sender = _linked(mosquitto.url, "sender")
+    # Retained, so the listener hears it whenever its subscription reaches the broker.
+    sender.publish("t/a", b"1", retain=True).wait_for_publish(timeout=10)
+    listener = MqttLink(mosquitto.url, "listener")
     first, second = Heard(), Heard()
+    listener.subscribe("t/a", first)
+    listener.subscribe("t/a", second)
+    listener.subscribe("t/a", first)  # the same handler twice still hears a message once
     try:
-        listener.subscribe("t/a", first)
-        listener.subscribe("t/a", second)
-        listener.subscribe("t/a", first)  # the same handler twice still hears a message once
-        sender.publish("t/a", b"1")
+        assert listener.start(wait=10)
         assert first.wait_for(1) and second.wait_for(1)
         # Forgetting one handler leaves the other subscribed.
         listener.unsubscribe("t/a", first)

@@ -312,8 +312,10 @@ def portrait_tablet(d):
     d.show(red, size=(500, 800))
     yield from _start_game(d, table, red, blue)
     _play_until_battle(table, random.Random(5), "red")
-    yield 0.3
     screen = red.screen_by_name["game"]
+    yield from _until(lambda: red.screens.current == "game" and screen.layout.orientation == "vertical",
+                      what="the game screen upright")
+    yield 0.3  # the layout's next pass places board and panel
     d.report["orientation"] = screen.layout.orientation
     cell = screen.board.cell
     board_bottom = screen.board.center_y - cell * 5
@@ -329,8 +331,11 @@ def portrait_tablet(d):
     solo.wanted_seat = "red"
     d.show(solo, size=(500, 800))
     solo.connect("local", "red")
-    yield 0.6
     setup = solo.screen_by_name["setup"]
+    # On a loaded machine the screen and its upright layout take their time: wait for them.
+    yield from _until(lambda: solo.screens.current == "setup" and setup.height > setup.width
+                      and setup.layout.orientation == "vertical", what="the setup screen upright")
+    yield 0.3  # the layout's next pass places board and panel
     d.report["setup_board_bottom"] = setup.board.center_y - setup.board.cell * 5
     d.report["setup_side_top"] = setup.side.top
     d.shot("setup-portrait", solo)

@@ -119,9 +119,7 @@ class LocalTable:
         try:
             command = contract.command(seat, command_id, self._counter, command_type, **(args or {}))
             reply, rulings = self.session.execute(seat, command)
-        except contract.ContractError as error:
-            reply, rulings = contract.reply(command_id, False, error.code, str(error)), []
-        except CommandError as error:
+        except (contract.ContractError, CommandError) as error:  # refused as the referee refuses
             reply, rulings = contract.reply(command_id, False, error.code, str(error)), []
         if any(ruling.kind == "takeback" for ruling in rulings) and self.game is not None:
             # The physical board still shows the move taken back: its check says what to put right.

@@ -1,4 +1,4 @@
-"""Espionage (seed 003) as data: its pieces, army, combat table, turns, spies and volcanoes.
+"""Espionage (BrainKing's Espionage rules) as data: its pieces, army, combat table, turns, spies and volcanoes.
 
 Nothing here is code the game runs; `engine.game` plays Espionage from these settings alone.
 Our precise reading of the rules is in docs/rules/espionage.md.
@@ -32,7 +32,7 @@ ESPIONAGE_COMBAT = CombatRules(
     objectives=frozenset({"headquarters"}),  # falls to any attacker and ends the game
 )
 
-DEFAULT_SAPPERS = 4  # the Bulgarian seed says 5; the site's other languages say 4, filling 3 rows
+DEFAULT_SAPPERS = 4  # the Bulgarian rules say 5; the site's other languages say 4, filling 3 rows
 
 
 def espionage_army(sappers: int = DEFAULT_SAPPERS) -> dict[str, int]:

@@ -562,7 +562,7 @@ class Game:
         return self._declare(Result(None, results.AGREEMENT))
 
     def game_time_expired(self) -> list[Event]:
-        """The agreed total game time ran out: a draw (seed 000)."""
+        """The agreed total game time ran out: a draw (the German game description)."""
         return self._declare(Result(None, results.GAME_TIME))
 
     def clock_fallen(self, color: Color) -> list[Event]:

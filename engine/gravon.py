@@ -294,7 +294,7 @@ def _record(gravon_type: str, board: str | None, moves: list[str],
     if errors:
         raise GravonError("the archive's setup is not a valid " + variant.name + " setup: "
                           + "; ".join(errors))
-    # Gravon enforced the two-squares rule with five moves, not three (rules.md, section 1).
+    # Gravon enforced the two-squares rule with five moves, not three (docs/rules/repetition.md).
     return GameRecord(variant=variant.name, pieces=pieces, moves=moves, to_move=variant.first,
                       is_setup=is_setup, two_squares_limit=5, ending=_ending_of(result))
 

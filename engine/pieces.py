@@ -29,7 +29,7 @@ class PieceKind:
     rank: int | None = None  # strength in combat; None for bombs, flags, mines, headquarters
     mobile: bool = True
     scout: bool = False  # moves any distance in a straight line
-    points: int = 0  # material value shown in the captured tray (seed 002)
+    points: int = 0  # material value shown in the captured tray (de Boer's "Strategy" rules)
     old_rank: int | None = None  # the numbering of older sets (Marshal = 1), for display only
     symbol: str = "?"  # one character in setup notation and terminal boards
 

@@ -92,7 +92,8 @@ def _kind(name: str, rank: int | None, *, mobile: bool = True, scout: bool = Fal
                      symbol=symbol)
 
 
-# Classic ranks (seed 001: higher number, higher rank); material points as seed 002 counts them.
+# Classic ranks (the German rule booklet: higher number, higher rank); material points as de Boer's
+# "Strategy" rules count them.
 STRATEGO_KINDS: dict[str, PieceKind] = {
     "marshal": _kind("marshal", 10, points=9, old_rank=1),
     "general": _kind("general", 9, points=8, old_rank=2),
@@ -159,7 +160,7 @@ COMPACT = replace(
     },
 )
 
-# Seed 002: the General is the top rank, only the attacking Spy beats it.
+# de Boer's "Strategy" rules: the General is the top rank, only the attacking Spy beats it.
 STRATEGY8_KINDS = {name: kind for name, kind in STRATEGO_KINDS.items() if name not in ("marshal", "sergeant")}
 STRATEGY8_KINDS["general"] = _kind("general", 9, points=7, old_rank=1)
 STRATEGY8_KINDS["colonel"] = _kind("colonel", 8, points=6, old_rank=2)

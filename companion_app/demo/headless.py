@@ -195,9 +195,9 @@ class ScriptedGame:
             tablets["red"].client.accept_draw()
         elif game.result is None:
             next(iter(tablets.values())).client.resign()
-        self.wait(lambda: all(t.state.phase == "over" for t in tablets.values()),
-                  what="the end of the game")
-        result = next(iter(tablets.values())).state.view["result"]
+        # The end is read only once each tablet holds the result (the phase alone may come first).
+        self.wait(lambda: all(t.state.result for t in tablets.values()), what="the end of the game")
+        result = next(iter(tablets.values())).state.result
         self.say(result_text(self.tr, result, None).replace("\n", " — "))
         return result
 

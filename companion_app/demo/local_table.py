@@ -1,227 +1,210 @@
-"""An in-process table: the engine behind the same contract payloads the referee publishes.
+"""An in-process table: the referee's real `Session` behind links the app talks to directly.
 
-For tests, the benchmark and trying the app without a network: tablets get `LocalLink`s that
-speak to one `LocalTable`; moves come from `LocalTable.play` (standing in for the physical
-board). Payload shapes follow firmware_bridge.protocol.contract, so the app's adapter is exercised too.
+For the app's tests, the benchmark and trying the app without a network. The session rules on
+everything (setups, moves, refusals, offers, takebacks, the end) and journals it in a temporary
+file, exactly as on the Pi; this module only publishes what the referee service publishes for a
+ruling (the public and each seat's events, then the public and seat snapshots, then the reply),
+each to the links that would receive it over MQTT, through the app's own contract adapter.
+
+What a real table adds around the session is stood in for here: `play` is a move made on the
+physical board, `board_matches`/`board_check` are what its sensors report, `clocks` and
+`key_fingerprints` what a timed referee and paired tablet keys would show.
 """
 
 from __future__ import annotations
 
 import random
+import tempfile
+import time
 import uuid
+import weakref
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from companion_app.net.contract_adapter import ContractTranslator
-from companion_app.net.link import Link
-from engine import (
-    Color,
-    Game,
-    IllegalMove,
-    Move,
-    Square,
-    get_variant,
-    place_volcanoes,
-    validate_setup,
-)
-from firmware_bridge.referee.game_options import volcano_markers
+from companion_app.net.contract_adapter import ContractTranslator, contract_command
+from companion_app.net.link import Deliver, Link
+from engine import Color, Game, Move, Square, Variant
+from firmware_bridge.protocol import contract
+from firmware_bridge.referee.journal import Journal
+from firmware_bridge.referee.session import CommandError, Ruling, Session
 
 
 class LocalTable:
-    """One board's referee in miniature: setups, moves, draw offers, takebacks, resignations."""
+    """One board's referee session in this process, and the board, clocks and keys around it."""
 
     def __init__(self, variant: str = "classic", board: str = "local", seed: int | None = None) -> None:
-        self.variant = get_variant(variant)
         self.board = board
-        self.rng = random.Random(seed)
-        # As the referee does: volcanoes (Espionage) are placed when the game is created.
-        self.volcanoes = place_volcanoes(self.variant, self.rng)
-        self.game_id = uuid.uuid4().hex[:12]
-        self.setups: dict[str, dict[str, str]] = {}
-        self.game: Game | None = None
-        self.seq = 0
-        self.draw_offer: str | None = None
-        self.takeback_offer: str | None = None
+        # The journal is a real one (WAL, one transaction per ruling), in a folder removed with
+        # this table (tests make many tables and rarely close them).
+        folder = tempfile.TemporaryDirectory(prefix="arbiter-local-table-")
+        self.journal = Journal(Path(folder.name) / "journal.db")
+        self._release = weakref.finalize(self, _release, self.journal, folder)
+        self.session = Session(self.journal, variant, rng=random.Random(seed))
         self.links: list[LocalLink] = []
-        self.board_matches = True
-        self.board_input = False  # True: moves from tablets are refused, as with a sensing board
-        self.board_check: dict[str, Any] | None = None  # what the "board" reports, if set
-        self.clocks: dict[str, Any] | None = None
-        self.key_fingerprints: dict[str, str] = {}  # seat -> its tablet's key (none: no keys here)
+        self.board_matches = True  # what the sensors report while no board_check is set
+        self.board_check: dict[str, Any] | None = None  # a board check the "sensors" report
+        self.clocks: dict[str, Any] | None = None  # what a timed referee's clocks would show
+        self.key_fingerprints: dict[str, str] = {}  # seat -> its tablet's key fingerprint
+        self._counter = 0
 
-    # -- as the referee -----------------------------------------------------------------------
+    # -- the session's state, for tests ---------------------------------------------------------
+    @property
+    def game(self) -> Game | None:
+        """The game the session rules (None in the setup phase)."""
+        return self.session.game
+
+    @property
+    def variant(self) -> Variant:
+        """The rules of the current game."""
+        return self.session.variant
+
+    @property
+    def volcanoes(self) -> tuple[Square, ...]:
+        """Espionage's volcanoes, drawn when the game was created."""
+        return self.session.volcanoes
+
+    @property
+    def setups(self) -> dict[str, dict[str, str]]:
+        """The setups the session accepted, by seat, as square names."""
+        return {seat: {s.name: kind for s, kind in setup.items()}
+                for seat, setup in self.session.setups.items()}
+
+    @property
+    def board_input(self) -> bool:
+        """True: the session refuses moves from tablets, as with a sensing board."""
+        return self.session.board_input
+
+    @board_input.setter
+    def board_input(self, value: bool) -> None:
+        self.session.board_input = value
+
+    def set_position(self, pieces: Mapping[Square, tuple[Color, str]], to_move: Color = Color.RED) -> None:
+        """Play on from a study position (app tests of rules no setup reaches quickly).
+
+        The session's journal only knows games that start from two legal setups, so this one
+        position is put into the session directly (and not journalled); every ruling from here
+        on is the session's own.
+        """
+        session = self.session
+        session.setups = {seat: {} for seat in contract.SEATS}
+        session.game = Game.from_position(session.variant, pieces, to_move=to_move,
+                                          volcanoes=session.volcanoes)
+        self.publish()
+
+    # -- what the referee service does ------------------------------------------------------------
     def attach(self, link: LocalLink) -> None:
-        """A tablet or display joined: send it every snapshot."""
+        """A tablet or display joined: its seat is granted (a tablet), then every snapshot."""
         self.links.append(link)
         link.adapter.info({"board": self.board, "variant": self.variant.name, "name": self.board})
         if link.seat:
+            if link.seat not in self.session.seats:
+                # No key exchange in one process: a key text that is no public key has no fingerprint.
+                self.session.pair(link.seat, f"local-{link.seat}", f"local-{link.seat}", link.seat)
             link.adapter.pairing({"status": "granted", "seat": link.seat})
             if link.seat in self.key_fingerprints:
                 link.deliver("my_fingerprint", {"fingerprint": self.key_fingerprints[link.seat]})
         self.publish()
 
-    def command(self, seat: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
-        """Apply one seat's command; the reply follows the contract."""
-        if name == "setup":
-            return self._setup(seat, args.get("setup", {}))
-        if name == "new_game":
-            if self.game is not None and self.game.result is None:
-                return {"ok": False, "code": "wrong-phase",
-                        "message": "the game is still running: resign or agree a draw first"}
-            self.game_id, self.setups, self.game, self.seq = uuid.uuid4().hex[:12], {}, None, 0
-            self.volcanoes = place_volcanoes(self.variant, self.rng)
-            self.publish()
-            return {"ok": True}
-        if self.game is None or self.game.result is not None:
-            return {"ok": False, "code": "wrong-phase", "message": "no game is running"}
-        if name == "resign":
-            self._rule(self.game.resign(Color(seat)))
-        elif name == "offer_draw":
-            self.draw_offer = seat
-            self.publish()
-        elif name in ("accept_draw", "decline_draw"):
-            if self.draw_offer in (None, seat):
-                return {"ok": False, "code": "no-offer", "message": "there is no draw offer"}
-            self.draw_offer = None
-            if name == "accept_draw":
-                self._rule(self.game.agree_draw())
-            else:
-                self.publish()
-        elif name.endswith("_takeback"):
-            return self._takeback(seat, name)
-        elif name == "move":
-            if self.board_input:
-                return {"ok": False, "code": "board-input", "message": "moves come from the board"}
-            try:
-                move = Move.parse(args.get("move", ""))
-            except ValueError:
-                return {"ok": False, "code": "malformed", "message": "not a move"}
-            if self.game.to_move.value != seat:
-                return {"ok": False, "code": "not-your-turn", "message": "it is not your turn"}
-            refusal = self.game.check(move)
-            if refusal is not None:
-                return {"ok": False, "code": "illegal", "message": f"{refusal.rule}: {refusal.message}",
-                        "move": str(move)}
-            return self.play(str(move), seat)
-        else:
-            return {"ok": False, "code": "malformed", "message": f"unknown command {name}"}
-        return {"ok": True}
+    def detach(self, link: LocalLink) -> None:
+        """A tablet or display left."""
+        if link in self.links:
+            self.links.remove(link)
 
-    def play(self, text: str, seat: str | None = None) -> dict[str, Any]:
-        """A move made on the board; a refused move is reported to its player and changes nothing."""
-        if self.game is None:
-            return {"ok": False, "code": "wrong-phase", "message": "the game has not started"}
-        move = Move.parse(text)
-        piece = self.game.piece_at(move.origin)
-        color = seat or (piece.color.value if piece else self.game.to_move.value)
+    def command(self, seat: str, command_type: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+        """One seat's command in the contract's terms, as the referee takes it; returns the reply."""
+        self._counter += 1
+        command_id = uuid.uuid4().hex
+        before = self.game.occupied() if self.game is not None else frozenset()
         try:
-            events = self.game.push(move)
-        except IllegalMove as error:
-            refusal = {"type": "refusal", "color": color, "move": text,
-                       "rule": error.refusal.rule, "message": error.refusal.message,
-                       "ply": self.game.ply}
-            self.seq += 1
-            for link in self.links:
-                link.adapter.events({"events": [refusal]})
-            return {"ok": False, "code": "illegal", "message": error.refusal.message}
-        self.draw_offer = self.takeback_offer = None
-        self.board_check = None  # the board now shows this move
-        self._rule(events)
+            command = contract.command(seat, command_id, self._counter, command_type, **(args or {}))
+            reply, rulings = self.session.execute(seat, command)
+        except (contract.ContractError, CommandError) as error:  # refused as the referee refuses
+            reply, rulings = contract.reply(command_id, False, error.code, str(error)), []
+        if any(ruling.kind == "takeback" for ruling in rulings) and self.game is not None:
+            # The physical board still shows the move taken back: its check says what to put right.
+            after = self.game.occupied()
+            self.board_check = {"matches": False, "clear": sorted(s.name for s in before - after),
+                                "fill": sorted(s.name for s in after - before), "wrong": [],
+                                "reason": "restore"}
+        self._announce(rulings)
+        if command_type == "new_game" and reply["ok"]:
+            self.board_check = None
+            self.publish()
+        return reply
+
+    def play(self, text: str) -> dict[str, Any]:
+        """A move made on the physical board: ruled, or refused and the refusal announced.
+
+        Returns a reply-like answer for tests: ok, or the code and the engine's reason.
+        """
+        try:
+            ruling = self.session.board_move(Move.parse(text))
+        except CommandError as error:
+            return {"ok": False, "code": error.code, "message": str(error)}
+        if ruling.kind == "move":
+            self.board_check = None  # the board now shows this move
+        self._announce([ruling])
+        if ruling.kind == "refusal":
+            event = ruling.seat_events[ruling.public_events[0]["color"]][0]
+            return {"ok": False, "code": "illegal", "message": event["message"]}
         return {"ok": True}
 
-    def _takeback(self, seat: str, name: str) -> dict[str, Any]:
-        """The takeback commands, as the referee rules them: the opponent agrees (or both ask)."""
-        assert self.game is not None
-        other = Color(seat).other.value
-        if name == "offer_takeback":
-            if not self.game.move_stack:
-                return {"ok": False, "code": "illegal", "message": "there is no move to take back"}
-            if self.takeback_offer == seat:
-                return {"ok": False, "code": "no-offer",
-                        "message": "your takeback request is already pending"}
-            if self.takeback_offer != other:
-                self.takeback_offer = seat
-                self._announce({"type": "takeback_offer", "color": seat})
-                return {"ok": True}
-        elif self.takeback_offer != other:
-            return {"ok": False, "code": "no-offer",
-                    "message": "your opponent has not asked to take a move back"}
-        elif name == "decline_takeback":
-            self.takeback_offer = None
-            self._announce({"type": "takeback_declined", "color": seat})
-            return {"ok": True}
-        before = self.game.occupied()
-        move = self.game.pop()
-        after = self.game.occupied()
-        self.takeback_offer = self.draw_offer = None
-        # The physical board still shows the move taken back: the board check guides the
-        # players to put it right, as a sensing referee's would.
-        self.board_check = {"matches": False, "clear": sorted(s.name for s in before - after),
-                            "fill": sorted(s.name for s in after - before), "wrong": [],
-                            "reason": "takeback"}
-        self._announce({"type": "takeback", "move": str(move), "ply": self.game.ply})
-        return {"ok": True}
-
-    def _announce(self, event: dict[str, Any]) -> None:
-        """One ruling with a single public event (offers, takebacks), then the snapshots."""
-        self.seq += 1
-        for link in list(self.links):
-            link.adapter.events({"events": [event]})
-        self.publish()
-
-    def _setup(self, seat: str, setup: dict[str, str]) -> dict[str, Any]:
-        squares = {Square.parse(sq): kind for sq, kind in setup.items()}
-        errors = validate_setup(self.variant, Color(seat), squares)
-        if errors:
-            return {"ok": False, "code": "invalid-setup", "message": "; ".join(errors)}
-        self.setups[seat] = dict(setup)
-        if len(self.setups) == 2 and self.game is None:
-            red = {Square.parse(s): k for s, k in self.setups["red"].items()}
-            blue = {Square.parse(s): k for s, k in self.setups["blue"].items()}
-            self.game = Game.from_setup(self.variant, red, blue, volcanoes=self.volcanoes)
-        self.publish()
-        return {"ok": True}
-
-    def _rule(self, events: list[Any]) -> None:
-        self.seq += 1
-        self.publish()
+    def _announce(self, rulings: list[Ruling]) -> None:
+        """Each ruling's events to whoever may hear them, then every snapshot (the service's order)."""
+        for ruling in rulings:
+            clocks = self.clocks or self.session.clock.to_dict(self.session.now())
+            public = contract.validate("events", {"v": 1, "game": ruling.game, "seq": ruling.seq,
+                                                  "events": ruling.public_events, "clocks": clocks,
+                                                  "at": time.time()})
+            private = {seat: contract.validate("seat_events", {
+                "v": 1, "seat": seat, "game": ruling.game, "seq": ruling.seq,
+                "events": ruling.seat_events[seat]}) for seat in contract.SEATS}
+            for link in list(self.links):
+                link.adapter.events(private[link.seat] if link.seat else public)
+        if rulings:
+            self.publish()
 
     def publish(self) -> None:
-        """Send every link its snapshot (the referee's retained messages)."""
+        """Send every link its snapshots (the referee's retained messages)."""
+        state = self.public_state()
         for link in list(self.links):
-            link.adapter.public_state(self.public_state())
+            link.adapter.public_state(state)
             if link.seat:
                 link.adapter.seat_state(self.seat_state(link.seat))
 
-    def phase(self) -> str:
-        """The contract's phase."""
-        if self.game is None:
-            return "setup"
-        return "over" if self.game.result is not None else "playing"
-
     def public_state(self) -> dict[str, Any]:
-        """The public snapshot, as the contract's ``state`` payload."""
-        seats = {c: {"paired": True, "online": any(link.seat == c for link in self.links),
-                     "setup_ready": c in self.setups, "key_fingerprint": self.key_fingerprints.get(c)}
-                 for c in ("red", "blue")}
-        view = self.game.view(None).to_dict() if self.game else None
+        """The public snapshot, with what the board, the clocks and the keys stand in for."""
+        online = {link.seat for link in self.links if link.seat}
         check = self.board_check or {"matches": self.board_matches, "clear": [], "fill": [],
                                      "wrong": [], "reason": None}
-        return {"v": 1, "board": self.board, "game": self.game_id, "seq": self.seq,
-                "phase": self.phase(), "view": view, "seats": seats, "clocks": self.clocks,
-                "draw_offer": self.draw_offer, "takeback_offer": self.takeback_offer,
-                "volcanoes": [s.name for s in self.volcanoes],
-                "volcano_markers": volcano_markers(self.volcanoes, None),
-                "board_check": check}
+        state = self.session.public_state(self.board, online, check)
+        if self.clocks is not None:
+            state["clocks"] = self.clocks
+        for seat, fingerprint in self.key_fingerprints.items():
+            state["seats"][seat]["key_fingerprint"] = fingerprint
+        return state
 
     def seat_state(self, seat: str) -> dict[str, Any]:
-        """One seat's private snapshot, as the contract's ``seat_state`` payload."""
-        view = self.game.view(Color(seat)).to_dict() if self.game else None
-        return {"v": 1, "seat": seat, "game": self.game_id, "seq": self.seq, "phase": self.phase(),
-                "view": view, "setup": self.setups.get(seat)}
+        """One seat's private snapshot, as the session writes it."""
+        return self.session.seat_state(seat)
+
+    def phase(self) -> str:
+        """The contract's phase: setup, playing or over."""
+        return self.session.phase
+
+    def close(self) -> None:
+        """Close the journal and remove its folder (done anyway once the table is gone)."""
+        self._release()
+
+
+def _release(journal: Journal, folder: tempfile.TemporaryDirectory) -> None:
+    journal.close()
+    folder.cleanup()
 
 
 class LocalLink(Link):
-    """A tablet's (or display's) link to a LocalTable in the same process."""
+    """A tablet's (or the display's) link to a LocalTable in the same process."""
 
     def __init__(self, table: LocalTable, seat: str | None) -> None:
         super().__init__()
@@ -230,27 +213,26 @@ class LocalLink(Link):
         self.adapter = ContractTranslator(self.deliver, seat)
         self.replies: list[dict[str, Any]] = []
 
-    def open(self, deliver) -> None:
+    def open(self, deliver: Deliver) -> None:
         """Join the table."""
         super().open(deliver)
         self.table.attach(self)
 
     def send(self, command: str, payload: dict[str, Any] | None = None) -> None:
-        """App commands map onto the contract's command types."""
+        """An app command, sent as the contract's command; its reply comes back like the referee's."""
         if self.seat is None:
             return
-        name = {"draw_offer": "offer_draw", "takeback_request": "offer_takeback"}.get(command, command)
-        accept = bool((payload or {}).get("accept"))
-        if command == "draw_answer":
-            name = "accept_draw" if accept else "decline_draw"
-        if command == "takeback_answer":
-            name = "accept_takeback" if accept else "decline_takeback"
-        reply = self.table.command(self.seat, name, dict(payload or {}))
+        if command == "resync":
+            self.table.publish()
+            return
+        translated = contract_command(command, payload or {})
+        if translated is None:
+            return
+        reply = self.table.command(self.seat, *translated)
         self.replies.append(reply)
         self.adapter.reply(reply)
 
     def close(self) -> None:
         """Leave the table."""
-        if self in self.table.links:
-            self.table.links.remove(self)
+        self.table.detach(self)
         super().close()

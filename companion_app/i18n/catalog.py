@@ -101,7 +101,7 @@ NEW_RANK = {"marshal": 10, "general": 9, "colonel": 8, "major": 7, "captain": 6,
 OLD_RANK = {"marshal": "1", "general": "2", "colonel": "3", "major": "4", "captain": "5",
             "lieutenant": "6", "sergeant": "7", "miner": "8", "scout": "9", "spy": "S"}
 SYMBOLS = {"bomb": "B", "flag": "F", "mine": "M", "headquarters": "H", "sapper": "Sa", "spy": "S"}
-# The running material score of seed 002: Scout 1, Miner 2, and so on up the ranks.
+# The running material score of de Boer's "Strategy" rules: Scout 1, Miner 2, and so on up the ranks.
 MATERIAL = {"scout": 1, "miner": 2, "sergeant": 3, "lieutenant": 4, "captain": 5, "major": 6,
             "colonel": 7, "general": 8, "marshal": 9, "spy": 1, "bomb": 1, "flag": 0}
 

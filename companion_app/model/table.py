@@ -53,6 +53,9 @@ class TableState:
     board_name: str = ""
     phase: str = "connect"
     view: dict[str, Any] | None = None
+    # How the game ended ({"winner", "reason"}), known from the game_end event or the final view,
+    # whichever comes first; the phase is "over" only together with it.
+    result: dict[str, Any] | None = None
     clocks: dict[str, float | None] = field(default_factory=dict)
     running_clock: str | None = None
     clocks_at: float = 0.0
@@ -168,7 +171,7 @@ class TableState:
                     self._on_event(event)
                 self.passed = passes(view.get("last_events", ()))
         if view.get("result"):
-            self.phase = "over"
+            self._game_over(view["result"])
         self._update_warnings()
 
     def _on_event(self, event: dict[str, Any]) -> None:
@@ -190,7 +193,8 @@ class TableState:
             self.draw_offer_from = None
             self.declined_by = event.get("color")
         elif kind == "game_end":
-            self.phase = "over"
+            # The referee announces the end before the snapshot whose view carries the result.
+            self._game_over({"winner": event.get("winner"), "reason": event.get("reason")})
         elif kind == "reveal":
             # Only the spy's owner ever receives one (the referee redacts it for anyone else).
             if all(r.get("piece_id") != event.get("piece_id") for r in self.reveals):
@@ -207,6 +211,11 @@ class TableState:
             self.takeback_from = None
             self.taken_back = event.get("move")
             self.battle = None
+
+    def _game_over(self, result: Any) -> None:
+        if isinstance(result, dict):
+            self.result = dict(result)
+            self.phase = "over"
 
     def _on_refusal(self, payload: dict[str, Any]) -> None:
         self.refusal = payload

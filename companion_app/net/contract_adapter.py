@@ -10,6 +10,7 @@ from typing import Any
 
 from companion_app.i18n.catalog import N_
 from companion_app.net.link import Deliver
+from firmware_bridge.protocol.contract import COMMAND_TYPES
 
 # Reply codes the tablet explains itself; others show the referee's message as it is.
 REPLY_NOTICES = {
@@ -20,6 +21,25 @@ REPLY_NOTICES = {
     # An older referee without the takeback commands.
     "unsupported": N_("This referee does not take moves back yet."),
 }
+
+
+# The app's commands that are the contract's under another name; an answer is two commands.
+RENAMED = {"draw_offer": "offer_draw", "takeback_request": "offer_takeback"}
+ANSWERS = {"draw_answer": ("accept_draw", "decline_draw"),
+           "takeback_answer": ("accept_takeback", "decline_takeback")}
+ARGUMENTS = {"move": ("move",), "setup": ("setup",), "new_game": ("moves_per_turn",)}
+
+
+def contract_command(command: str, payload: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """An app command as the contract's (type, args); None for what is no referee command
+    (pairing and resyncing travel other ways)."""
+    if command in ANSWERS:
+        accept, decline = ANSWERS[command]
+        return (accept if payload.get("accept") else decline), {}
+    name = RENAMED.get(command, command)
+    if name not in COMMAND_TYPES:
+        return None
+    return name, {key: payload[key] for key in ARGUMENTS.get(name, ()) if payload.get(key) is not None}
 
 
 class ContractTranslator:

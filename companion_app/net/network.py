@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from companion_app.model.setup_model import app_home
-from companion_app.net.contract_adapter import ContractTranslator
+from companion_app.net.contract_adapter import ContractTranslator, contract_command
 from companion_app.net.link import Link, to_ui_thread
 
 
@@ -90,8 +90,8 @@ class SeatLink(_NetworkLink):
         client.on_events = self._to_ui("events")
         client.on_reply = self._to_ui("reply")
         client.on_public_state = self._to_ui("public_state")
-        client.link.subscribe(client.topics.info, self._info_handler(client))
-        client.link.subscribe(client.topics.presence("referee"), self._referee_presence)
+        # A second handler beside SeatClient's own (which learns the referee's key first).
+        client.link.subscribe(client.topics.info, self._on_info)
         self.client = client
         deliver("my_fingerprint", {"fingerprint": getattr(client, "fingerprint", None)})
         self._info_seen = False
@@ -118,26 +118,19 @@ class SeatLink(_NetworkLink):
             if self.adapter is not None:
                 self.adapter.deliver("phase", {"phase": "pairing"})
 
-    def _referee_presence(self, topic: str, raw: bytes) -> None:
-        # Network thread: only remember it; the UI-thread poll shows it.
+    @property
+    def referee_online(self) -> bool:
+        """What the seat client heard on the referee's presence topic (it owns that topic)."""
+        return bool(self.client is not None and self.client.referee_online)
+
+    def _on_info(self, topic: str, raw: bytes) -> None:
+        # Network thread: SeatClient's handler has read the key; this one forwards the variant.
         from firmware_bridge.protocol import contract
 
         with contextlib.suppress(contract.ContractError):
-            self.referee_online = bool(contract.decode("presence", raw)["online"])
-
-    def _info_handler(self, client):
-        # SeatClient keeps its own info handler for the key; this one only forwards the variant.
-        original = client._on_info
-
-        def both(topic: str, raw: bytes) -> None:
-            original(topic, raw)
+            info = contract.decode("info", raw)
             self._info_seen = True
-            from firmware_bridge.protocol import contract
-
-            with contextlib.suppress(contract.ContractError):
-                self._ui("info", contract.decode("info", raw))
-
-        return both
+            self._ui("info", info)
 
     def send(self, command: str, payload: dict[str, Any] | None = None) -> None:
         """Send an app command as the contract's command."""
@@ -147,24 +140,12 @@ class SeatLink(_NetworkLink):
             return
         if command == "pair" and payload.get("code"):
             client.send_code(payload["code"])
-        elif command == "setup":
-            client.setup(payload["setup"])
-        elif command == "draw_offer":
-            client.offer_draw()
-        elif command == "draw_answer":
-            (client.accept_draw if payload.get("accept") else client.decline_draw)()
-        elif command == "resign":
-            client.resign()
-        elif command == "move":
-            client.move(payload["move"])
-        elif command == "new_game":
-            client.new_game()
         elif command == "resync":
             client.hello("manual")
-        elif command == "takeback_request":
-            client.offer_takeback()
-        elif command == "takeback_answer":
-            (client.accept_takeback if payload.get("accept") else client.decline_takeback)()
+        else:
+            translated = contract_command(command, payload)
+            if translated is not None:
+                client.command(translated[0], **translated[1])
 
 
 class DisplayLink(_NetworkLink):

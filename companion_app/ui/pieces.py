@@ -40,7 +40,7 @@ def draw_piece(canvas, x: float, y: float, size: float, color: str, kind: str | 
     `recognised` marks an enemy piece one of your spies recognised (Espionage): a teal border
     and an eye in the corner, so it is never confused with a piece shown in a battle.
 
-    `known` marks an own piece the opponent has seen (a gold border, as seed 002 shows it);
+    `known` marks an own piece the opponent has seen (a gold border, as de Boer's "Strategy" rules show it);
     `moved` marks an unknown enemy piece that has moved, so it is neither a bomb nor a flag.
     """
     pad = size * 0.08

@@ -115,7 +115,7 @@ def paint_background(widget: Widget, color=BACKGROUND) -> None:
 
 
 class CapturedTray(Widget):
-    """The sorting tray of seed 001: the pieces one side has lost, strongest first."""
+    """The sorting tray of the German rule booklet: the pieces one side has lost, strongest first."""
 
     def __init__(self, **kwargs: Any):
         kwargs.setdefault("size_hint_y", None)

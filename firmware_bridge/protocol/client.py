@@ -135,7 +135,6 @@ class SeatClient(SequencedClient):
         """The latest decrypted PlayerView dict (None before the game starts)."""
         return self.state["view"] if self.state else None
 
-        self._wanted_seat: str | None = None
     # -- pairing -----------------------------------------------------------------------------
     def pair(self, seat: str) -> None:
         """Ask the referee for ``seat``; the answer comes through ``on_pairing``."""

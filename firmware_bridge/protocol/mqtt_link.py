@@ -64,7 +64,9 @@ class MqttLink:
         self.client_id = client_id
         self.connected = threading.Event()
         self._keepalive = keepalive
-        self._handlers: dict[str, Handler] = {}
+        # Several parts of a program may follow one topic (a client and the app around it):
+        # each filter keeps every handler subscribed to it, in order.
+        self._handlers: dict[str, list[Handler]] = {}
         self._on_connected: list[Callable[[], None]] = []
         self._lock = threading.Lock()
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
@@ -83,17 +85,25 @@ class MqttLink:
         self.client = client
 
     def subscribe(self, topic_filter: str, handler: Handler) -> None:
-        """Deliver messages matching ``topic_filter`` to ``handler(topic, payload)``, now and after reconnects."""
+        """Also deliver messages matching ``topic_filter`` to ``handler(topic, payload)``, now and
+        after reconnects; handlers already there keep theirs (one handler is added once)."""
         with self._lock:
-            self._handlers[topic_filter] = handler
+            handlers = self._handlers.setdefault(topic_filter, [])
+            if handler not in handlers:
+                handlers.append(handler)
         if self.connected.is_set():
             self.client.subscribe(topic_filter, qos=1)
 
-    def unsubscribe(self, topic_filter: str) -> None:
-        """Forget a subscription."""
+    def unsubscribe(self, topic_filter: str, handler: Handler | None = None) -> None:
+        """Forget one handler of a subscription (None: all of them); the last one gone ends it."""
         with self._lock:
-            self._handlers.pop(topic_filter, None)
-        if self.connected.is_set():
+            handlers = self._handlers.get(topic_filter, [])
+            if handler is not None and handler in handlers:
+                handlers.remove(handler)
+            if handler is None or not handlers:
+                self._handlers.pop(topic_filter, None)
+            ended = topic_filter not in self._handlers
+        if ended and self.connected.is_set():
             self.client.unsubscribe(topic_filter)
 
     def on_connected(self, callback: Callable[[], None]) -> None:
@@ -157,7 +167,8 @@ class MqttLink:
 
     def _message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         with self._lock:
-            handlers = [h for f, h in self._handlers.items() if mqtt.topic_matches_sub(f, message.topic)]
+            handlers = [h for f, hs in self._handlers.items() if mqtt.topic_matches_sub(f, message.topic)
+                        for h in hs]
         for handler in handlers:
             try:
                 handler(message.topic, message.payload)

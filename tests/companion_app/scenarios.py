@@ -9,7 +9,7 @@ import random
 
 from companion_app.demo.local_table import LocalLink, LocalTable
 from companion_app.ui.app_root import TabletRoot
-from engine import Color, Game, Move, Square, get_variant
+from engine import Color, Game, Move, Square
 
 
 def _tablets(table: LocalTable, *seats):
@@ -225,12 +225,10 @@ def warning_and_resign(d):
     table = LocalTable("classic")
     red, blue = _tablets(table, "red", "blue")
     red.wanted_seat, blue.wanted_seat = "red", "blue"
-    variant = get_variant("classic")
     pieces = {Square.parse("a1"): (Color.RED, "flag"), Square.parse("b2"): (Color.RED, "scout"),
               Square.parse("j10"): (Color.BLUE, "flag"), Square.parse("h9"): (Color.BLUE, "scout"),
               Square.parse("e1"): (Color.RED, "marshal"), Square.parse("e10"): (Color.BLUE, "marshal")}
-    table.setups = {"red": {}, "blue": {}}
-    table.game = Game.from_position(variant, pieces)
+    table.set_position(pieces)
     d.show(red, blue)
     red.connect("local", "red")
     blue.connect("local", "blue")
@@ -314,8 +312,10 @@ def portrait_tablet(d):
     d.show(red, size=(500, 800))
     yield from _start_game(d, table, red, blue)
     _play_until_battle(table, random.Random(5), "red")
-    yield 0.3
     screen = red.screen_by_name["game"]
+    yield from _until(lambda: red.screens.current == "game" and screen.layout.orientation == "vertical",
+                      what="the game screen upright")
+    yield 0.3  # the layout's next pass places board and panel
     d.report["orientation"] = screen.layout.orientation
     cell = screen.board.cell
     board_bottom = screen.board.center_y - cell * 5
@@ -331,8 +331,11 @@ def portrait_tablet(d):
     solo.wanted_seat = "red"
     d.show(solo, size=(500, 800))
     solo.connect("local", "red")
-    yield 0.6
     setup = solo.screen_by_name["setup"]
+    # On a loaded machine the screen and its upright layout take their time: wait for them.
+    yield from _until(lambda: solo.screens.current == "setup" and setup.height > setup.width
+                      and setup.layout.orientation == "vertical", what="the setup screen upright")
+    yield 0.3  # the layout's next pass places board and panel
     d.report["setup_board_bottom"] = setup.board.center_y - setup.board.cell * 5
     d.report["setup_side_top"] = setup.side.top
     d.shot("setup-portrait", solo)
@@ -431,8 +434,7 @@ def tablet_moves(d):
     pieces = {Square.parse("a1"): (Color.RED, "flag"), Square.parse("b2"): (Color.RED, "scout"),
               Square.parse("j10"): (Color.BLUE, "flag"), Square.parse("h9"): (Color.BLUE, "scout"),
               Square.parse("e1"): (Color.RED, "marshal"), Square.parse("e10"): (Color.BLUE, "marshal")}
-    table.setups = {"red": {}, "blue": {}}
-    table.game = Game.from_position(get_variant("classic"), pieces)
+    table.set_position(pieces)
     d.show(red, blue)
     red.connect("local", "red")
     blue.connect("local", "blue")

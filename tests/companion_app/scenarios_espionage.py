@@ -7,7 +7,7 @@ import random
 
 from companion_app.demo.local_table import LocalTable
 from companion_app.i18n.texts import piece_words
-from engine import Color, Game, Move, Square, get_variant
+from engine import Color, Game, Move, Square
 from engine.events import RevealEvent
 from tests.companion_app.scenarios import (
     _center_of,
@@ -223,13 +223,11 @@ def espionage_game(d):
 
 def _pass_position(d, table: LocalTable, red, blue, public):
     """A position where Blue cannot move: after Red's two moves, Blue passes."""
-    variant = get_variant("espionage")
     pieces = {Square.parse("a10"): (Color.BLUE, "sapper"), Square.parse("a9"): (Color.BLUE, "mine"),
               Square.parse("b10"): (Color.BLUE, "mine"), Square.parse("j10"): (Color.BLUE, "headquarters"),
               Square.parse("c2"): (Color.RED, "corporal"), Square.parse("e2"): (Color.RED, "corporal"),
               Square.parse("a1"): (Color.RED, "headquarters")}
-    table.game = Game.from_position(variant, pieces, to_move=Color.RED)
-    table.publish()
+    table.set_position(pieces, to_move=Color.RED)
     yield 0.1
     table.play("c2-c3")
     table.play("e2-e3")

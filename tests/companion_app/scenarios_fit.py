@@ -10,7 +10,7 @@ from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
 
 from companion_app.demo.local_table import LocalTable
-from tests.companion_app.scenarios import _play_until_battle, _start_game, _tablets
+from tests.companion_app.scenarios import _play_until_battle, _start_game, _tablets, _until
 
 KEYS = {"red": "0412-7730-9158-2046", "blue": "5530-1187-0042-9911"}
 SIZES = {"landscape": None, "portrait": (500, 800)}  # 800x1280 upright, scaled to fit the window
@@ -69,6 +69,16 @@ def overflows(screen, where: str) -> list[str]:
     return found
 
 
+def _laid_out(root, screen_name: str, size) -> bool:
+    """True once the tablet has the size asked for and its screen the orientation that goes with it
+    (a loaded machine takes a few frames to get there)."""
+    screen = root.screen_by_name[screen_name]
+    if root.screens.current != screen_name or (size is not None and tuple(root.size) != size):
+        return False
+    layout = getattr(screen, "layout", None)
+    return layout is None or layout.orientation == ("vertical" if screen.height > screen.width else "horizontal")
+
+
 def text_fits(d):
     """The game, setup and referee screens in English, German and Bulgarian, both orientations."""
     table = LocalTable("classic")
@@ -93,7 +103,9 @@ def text_fits(d):
             for root, screen_name in ((red, "game"), (arranging, "setup"), (display, "display")):
                 d.show(root, size=size)
                 root.set_language(language)
-                yield 0.3
+                yield from _until(lambda r=root, n=screen_name, s=size: _laid_out(r, n, s),
+                                  what=f"{screen_name} laid out {orientation}")
+                yield 0.3  # the layout's next passes fit the texts
                 where = f"{orientation} {language} {screen_name}:"
                 screen = root.screen_by_name[screen_name]
                 d.report.setdefault("screens", []).append(root.screens.current)
@@ -120,7 +132,9 @@ def text_fits(d):
             for root, screen_name in ((red, "over"), (newcomer, "connect")):
                 d.show(root, size=size)
                 root.set_language(language)
-                yield 0.3
+                yield from _until(lambda r=root, n=screen_name, s=size: _laid_out(r, n, s),
+                                  what=f"{screen_name} laid out {orientation}")
+                yield 0.3  # the layout's next passes fit the texts
                 d.report["screens"].append(root.screens.current)
                 d.report["overflows"] += overflows(root, f"{orientation} {language} {screen_name}:")
                 if language != "en":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from companion_app.i18n.catalog import Translator
+from companion_app.i18n.texts import result_text
 from companion_app.model.replay import Replay
 from companion_app.model.setup_model import SetupDraft, SetupStore
 from companion_app.model.table import TableState
@@ -197,3 +198,22 @@ def test_a_grant_arriving_after_the_seats_snapshot_keeps_the_game_on_screen():
                         "setup": {"a1": "flag"}, "seq": 3})
     adapter.pairing({"status": "granted", "seat": "red"})
     assert state.phase == "game"
+
+
+def test_the_end_of_the_game_comes_with_its_result_even_before_the_final_view():
+    # The referee publishes a ruling's events before its snapshots: on a busy machine a tablet
+    # may apply the game_end event while its view still shows the game running.
+    game = _game(7)
+    state = TableState(seat="red")
+    adapter = ContractTranslator(state.apply, "red")
+    adapter.seat_state({"game": "g", "seq": 4, "phase": "playing", "view": game.view(Color.RED).to_dict()})
+    adapter.events({"events": [{"type": "game_end", "winner": None, "reason": "agreement", "ply": 0}]})
+    assert state.phase == "over"
+    assert state.view is not None and state.view["result"] is None  # the snapshot is still to come
+    assert state.result == {"winner": None, "reason": "agreement"}
+    # What the headless demo then prints.
+    assert result_text(Translator("en"), state.result, None) == "Draw\nReason: both players agreed to a draw"
+    # The final view carries the same result.
+    game.agree_draw()
+    adapter.seat_state({"game": "g", "seq": 5, "phase": "over", "view": game.view(Color.RED).to_dict()})
+    assert state.result == {"winner": None, "reason": "agreement"} and state.phase == "over"

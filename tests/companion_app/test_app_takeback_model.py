@@ -13,10 +13,11 @@ class RecordingClient:
     """Stands in for firmware_bridge.protocol.client.SeatClient: remembers the commands sent."""
 
     def __init__(self) -> None:
-        self.sent: list[str] = []
+        self.sent: list[tuple[str, dict]] = []
 
-    def __getattr__(self, name: str):
-        return lambda *args: self.sent.append(name)
+    def command(self, command_type: str, **args) -> str:
+        self.sent.append((command_type, args))
+        return "id"
 
 
 def test_the_tablet_sends_the_contracts_takeback_commands():
@@ -25,7 +26,21 @@ def test_the_tablet_sends_the_contracts_takeback_commands():
     link.send("takeback_request")
     link.send("takeback_answer", {"accept": True})
     link.send("takeback_answer", {"accept": False})
-    assert link.client.sent == ["offer_takeback", "accept_takeback", "decline_takeback"]
+    assert [name for name, _ in link.client.sent] == ["offer_takeback", "accept_takeback", "decline_takeback"]
+
+
+def test_every_app_command_goes_out_as_the_contracts_command_with_its_arguments():
+    link = SeatLink("mqtt://localhost:1883/kitchen", "red")
+    link.client = RecordingClient()
+    link.send("draw_offer")
+    link.send("draw_answer", {"accept": False})
+    link.send("move", {"move": "a4-a5"})
+    link.send("setup", {"setup": {"a1": "flag"}})
+    link.send("resign")
+    link.send("new_game")
+    link.send("pair")  # pairing is no command of a seat: nothing is sent
+    assert link.client.sent == [("offer_draw", {}), ("decline_draw", {}), ("move", {"move": "a4-a5"}),
+                                ("setup", {"setup": {"a1": "flag"}}), ("resign", {}), ("new_game", {})]
 
 
 def _fed(seat: str = "blue") -> tuple[TableState, ContractTranslator]:

@@ -10,11 +10,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_demo_without_display_plays_a_scripted_game_through_broker_referee_and_board(tmp_path):
+BUSY_SECONDS = 300  # a loader stops by itself after this, even if the test process is killed
+BUSY_LOOP = f"import time\nend = time.monotonic() + {BUSY_SECONDS}\nwhile time.monotonic() < end: pass"
+
+
+def _play_the_headless_demo(tmp_path, timeout: float) -> str:
+    """Run `arbiter demo` without a display; check what it tells; return its output."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env.update(ARBITER_APP_HOME=str(tmp_path), PYTHONPATH=str(REPO))
     result = subprocess.run([sys.executable, "-m", "firmware_bridge.cli.main", "demo", "--plies", "16"],
-                            cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+                            cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout)
     out = result.stdout
     assert result.returncode == 0, out + result.stderr
     assert "no display found" in out
@@ -27,6 +32,23 @@ def test_demo_without_display_plays_a_scripted_game_through_broker_referee_and_b
     # Each tablet told its own side of every battle.
     assert "Your " in out and "attacked your" in out
     assert "no hidden enemy rank among them" in out
+    return out
+
+
+def test_demo_without_display_plays_a_scripted_game_through_broker_referee_and_board(tmp_path):
+    _play_the_headless_demo(tmp_path, timeout=120)
+
+
+def test_the_headless_demo_ends_well_while_busy_processes_load_every_core(tmp_path):
+    # A loaded machine (a CI run) delivers the referee's messages at other moments: the end of
+    # the game once reached the tablets before the view that carried its result.
+    loaders = [subprocess.Popen([sys.executable, "-c", BUSY_LOOP]) for _ in range(os.cpu_count() or 2)]
+    try:
+        _play_the_headless_demo(tmp_path, timeout=BUSY_SECONDS)
+    finally:
+        for loader in loaders:
+            loader.kill()
+            loader.wait()
 
 
 def test_demo_with_a_display_opens_board_and_tablet_windows_and_closes_them(xvfb, tmp_path):

@@ -1,4 +1,4 @@
-"""Espionage combat (rules.md section 4): ranks 1-5, the attacker wins ties, and the exceptions."""
+"""Espionage combat (docs/rules/espionage.md, section 4): ranks 1-5, the attacker wins ties, and the exceptions."""
 
 import itertools
 

@@ -1,4 +1,4 @@
-"""Variants are data: board, lakes, zones and armies as rules.md lists them."""
+"""Variants are data: board, lakes, zones and armies as docs/rules/stratego.md lists them."""
 
 import pytest
 

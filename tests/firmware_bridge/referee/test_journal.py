@@ -37,9 +37,17 @@ def test_entries_can_be_neither_changed_nor_deleted(tmp_path):
 
 def test_a_batch_is_written_whole_or_not_at_all(tmp_path):
     journal = Journal(tmp_path / "j.db")
-    with pytest.raises(TypeError):
-        journal.append_all("g", [("move", {"move": "a4-a5"}), ("move", {"bad": object()})])
-    assert len(journal) == 0
+    journal.append("g", "game", {"variant": "classic"})
+    # The middle entry has no kind: SQLite refuses its INSERT (kind is NOT NULL) after the first
+    # entry of the batch is already inserted, so only a transaction can take that one back.
+    batch = [("move", {"move": "a4-a5"}), (None, {"move": "b4-b5"}), ("reply", {"id": "x"})]
+    with pytest.raises(sqlite3.IntegrityError):
+        journal.append_all("g", batch)
+    assert [e.kind for e in journal.entries()] == ["game"]
+    assert [e.kind for e in Journal(tmp_path / "j.db").entries()] == ["game"]  # nor on disk
+    # The journal is still usable: the failed batch left no transaction open.
+    journal.append("g", "move", {"move": "c4-c5"})
+    assert [e.kind for e in journal.entries()] == ["game", "move"]
 
 
 def test_what_was_appended_is_there_after_reopening(tmp_path):

@@ -1,0 +1,38 @@
+"""The tablet's network link on a real mosquitto, without Kivy: its seat client keeps hearing the
+referee's presence (so it resends pending commands the moment the referee is back)."""
+
+from __future__ import annotations
+
+from companion_app.net import network
+from firmware_bridge.protocol import contract
+from firmware_bridge.protocol.mqtt_link import MqttLink
+from tests.firmware_bridge.helpers import requires_mosquitto
+
+pytestmark = requires_mosquitto
+
+
+def test_the_seat_client_inside_the_app_still_hears_the_referee_come_and_go(mosquitto, tmp_path, monkeypatch):
+    delivered: list[tuple[str, dict]] = []
+    # No Kivy here: messages for the UI thread are collected, the connection light is not polled.
+    monkeypatch.setattr(network, "to_ui_thread", lambda run: lambda kind, payload: delivered.append((kind, payload)))
+    monkeypatch.setattr(network.SeatLink, "_start_polling", lambda self: None)
+    link = network.SeatLink(f"{mosquitto.url}/b1", "red", credentials_path=str(tmp_path / "red.json"))
+    referee = MqttLink(mosquitto.url, "referee-b1")
+    topic = contract.Topics("b1").presence("referee")
+
+    def presence(online: bool) -> bytes:
+        return contract.encode("presence", {"v": 1, "client": "referee", "role": "referee", "online": online})
+
+    try:
+        link.open(lambda kind, payload: None)
+        assert link.client.link.connected.wait(10)
+        assert referee.start(wait=10)
+        referee.publish(topic, presence(True), retain=True)
+        assert link.client.wait(lambda c: c.referee_online), "the seat client never heard the referee"
+        assert link.referee_online
+        referee.publish(topic, presence(False), retain=True)
+        assert link.client.wait(lambda c: not c.referee_online)
+        assert not link.referee_online
+    finally:
+        link.close()
+        referee.stop()

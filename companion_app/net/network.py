@@ -6,7 +6,6 @@ clock (`to_ui_thread`), and the contract translation runs on the UI thread.
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -90,8 +89,9 @@ class SeatLink(_NetworkLink):
         client.on_events = self._to_ui("events")
         client.on_reply = self._to_ui("reply")
         client.on_public_state = self._to_ui("public_state")
-        # A second handler beside SeatClient's own (which learns the referee's key first).
-        client.link.subscribe(client.topics.info, self._on_info)
+        # After SeatClient's own handling (it learns the referee's key first), and only once the
+        # referee's signature checked out.
+        client.on_info = self._on_info
         self.client = client
         deliver("my_fingerprint", {"fingerprint": getattr(client, "fingerprint", None)})
         self._info_seen = False
@@ -123,14 +123,10 @@ class SeatLink(_NetworkLink):
         """What the seat client heard on the referee's presence topic (it owns that topic)."""
         return bool(self.client is not None and self.client.referee_online)
 
-    def _on_info(self, topic: str, raw: bytes) -> None:
-        # Network thread: SeatClient's handler has read the key; this one forwards the variant.
-        from firmware_bridge.protocol import contract
-
-        with contextlib.suppress(contract.ContractError):
-            info = contract.decode("info", raw)
-            self._info_seen = True
-            self._ui("info", info)
+    def _on_info(self, info: dict[str, Any]) -> None:
+        # Network thread: SeatClient has read the key; this forwards the variant.
+        self._info_seen = True
+        self._ui("info", info)
 
     def send(self, command: str, payload: dict[str, Any] | None = None) -> None:
         """Send an app command as the contract's command."""

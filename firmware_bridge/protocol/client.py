@@ -113,7 +113,8 @@ class SeatClient(SequencedClient):
         self._resender = threading.Thread(target=self._resend_loop, name="seat-resend", daemon=True)
         self._stopped = threading.Event()
         self._wanted_seat: str | None = None
-        self.link.subscribe(self.topics.info, self._on_info)
+        if saved.get("sign_key"):
+            self.pin.pin(saved["sign_key"])
         self.link.subscribe(self.topics.state, self._on_public_state)
         self.link.subscribe(self.topics.pair_reply(self.client_id), self._on_pair_reply)
         if self.seat and self.referee_key:
@@ -161,8 +162,7 @@ class SeatClient(SequencedClient):
         referee = crypto.public_key_from_text(self.referee_key or "")
         self.link.publish(self.topics.pair_request, crypto.seal_anonymous(referee, request))
 
-    def _on_info(self, topic: str, raw: bytes) -> None:
-        info = contract.decode("info", raw)
+    def _info_arrived(self, info: dict) -> None:
         with self._lock:
             if self.referee_key and info["referee_key"] != self.referee_key and self.paired:
                 log.warning("referee key changed: this tablet must pair again")
@@ -187,6 +187,9 @@ class SeatClient(SequencedClient):
         with self._lock:
             self.last_pairing = reply
             if reply["status"] == "granted":
+                if isinstance(reply.get("sign_key"), str):
+                    # Authenticated by the seat's Box: this key wins over one pinned on first use.
+                    self.pin.key = reply["sign_key"]
                 self.seat = reply["seat"]
                 self._wanted_seat = None
                 account = (reply.get("broker_username"), reply.get("broker_password"))
@@ -263,7 +266,10 @@ class SeatClient(SequencedClient):
         self._notify()
 
     def _on_public_state(self, topic: str, raw: bytes) -> None:
-        self.public_state = contract.decode("state", raw)
+        state = self._referee_payload(topic, raw, "state", self._on_public_state)
+        if state is None:
+            return
+        self.public_state = state
         if self.on_public_state:
             self.on_public_state(self.public_state)
         self._notify()
@@ -389,7 +395,8 @@ class SeatClient(SequencedClient):
         if not self._path:
             return
         data = {"client_id": self.client_id, "key": crypto.key_to_text(self.key), "seat": self.seat,
-                "referee_key": self.referee_key, "counter": self._counter, "board": self.topics.board,
+                "referee_key": self.referee_key, "sign_key": self.pin.key,
+                "counter": self._counter, "board": self.topics.board,
                 "broker_username": self._account[0], "broker_password": self._account[1]}
         self._path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self._path.with_suffix(".tmp")

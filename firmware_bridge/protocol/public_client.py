@@ -6,6 +6,8 @@ the interface the apps code against.
 
 from __future__ import annotations
 
+import json
+import logging
 import threading
 import time
 import uuid
@@ -14,8 +16,37 @@ from typing import Any
 
 from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.mqtt_link import BrokerURL, MqttLink
+from firmware_bridge.protocol.signing import RefereePin
 
 Callback = Callable[[dict], None] | None
+Handler = Callable[[str, bytes], None]
+log = logging.getLogger(__name__)
+
+
+def carried_sign_key(raw: bytes) -> str | None:
+    """The signing key an ``info`` message names for itself (unverified: only a candidate)."""
+    try:
+        key = json.loads(bytes(raw).decode("utf-8")).get("sign_key")
+    except (UnicodeDecodeError, ValueError, AttributeError, RecursionError):
+        return None
+    return key if isinstance(key, str) else None
+
+
+def verified(pin: RefereePin, topic: str, raw: bytes, kind: str,
+             carried_key: str | None = None) -> dict | None:
+    """A referee payload that carries the pinned key's signature, decoded; None (counted) if not."""
+    before = sum(pin.dropped.values())
+    unsigned = pin.open(topic, raw, carried_key)
+    if unsigned is None:
+        if sum(pin.dropped.values()) == before + 1 and before == 0:
+            log.warning("dropped a message on %s that the referee did not sign", topic)
+        return None
+    try:
+        return contract.decode(kind, unsigned)
+    except contract.ContractError as error:
+        pin.dropped["malformed"] += 1
+        log.warning("dropped a signed but malformed message on %s: %s", topic, error)
+        return None
 
 
 def _new_client_id(prefix: str) -> str:
@@ -37,13 +68,47 @@ class ClientBase:
                              will=(self.topics.presence(self.client_id), offline, True), ca_file=ca_file)
         self.link.on_connected(self._announce)
         self.referee_online = False
+        # The referee's signing key: pinned from the pairing reply, a saved seat, or else the
+        # first signed info (see signing.py); public messages that fail it are dropped.
+        self.pin = RefereePin()
+        self.on_info: Callback = None  # a verified info (board, keys, variant) arrived
+        # What arrived before the key was pinned (retained messages come in any order): the
+        # latest message per topic, checked once the info pins the key.
+        self._held: dict[str, tuple[Handler, bytes]] = {}
         self.link.subscribe(self.topics.presence("referee"), self._on_referee_presence)
+        self.link.subscribe(self.topics.info, self._on_signed_info)
+
+    def _referee_payload(self, topic: str, raw: bytes, kind: str, handler: Handler) -> dict | None:
+        """A public payload of this board's referee, verified against the pinned key.
+
+        Before any key is pinned the message is held (``handler`` gets it again once one is).
+        """
+        if self.pin.key is None:
+            self._held[topic] = (handler, raw)
+            return None
+        return verified(self.pin, topic, raw, kind)
+
+    def _on_signed_info(self, topic: str, raw: bytes) -> None:
+        first = self.pin.key is None
+        info = verified(self.pin, topic, raw, "info", carried_sign_key(raw))
+        if info is None:
+            return
+        self._info_arrived(info)
+        if self.on_info:
+            self.on_info(info)
+        if first:
+            held, self._held = self._held, {}
+            for held_topic, (handler, held_raw) in held.items():
+                handler(held_topic, held_raw)
+
+    def _info_arrived(self, info: dict) -> None:
+        """A verified ``info``: clients that show or use it override this."""
 
     def _on_referee_presence(self, topic: str, raw: bytes) -> None:
-        try:
-            online = contract.decode("presence", raw)["online"]
-        except contract.ContractError:
+        presence = self._referee_payload(topic, raw, "presence", self._on_referee_presence)
+        if presence is None:
             return
+        online = presence["online"]
         self.referee_online = online
         # The referee says "online" on every (re)connect: whatever it missed meanwhile is resent.
         if online:
@@ -161,14 +226,15 @@ class DisplayClient(SequencedClient):
         self.info: dict | None = None
         self.link.subscribe(self.topics.state, self._on_state)
         self.link.subscribe(self.topics.events, self._on_events)
-        self.link.subscribe(self.topics.info, self._on_info)
 
-    def _on_info(self, topic: str, raw: bytes) -> None:
-        self.info = contract.decode("info", raw)
+    def _info_arrived(self, info: dict) -> None:
+        self.info = info
         self._notify()
 
     def _on_state(self, topic: str, raw: bytes) -> None:
-        state = contract.decode("state", raw)
+        state = self._referee_payload(topic, raw, "state", self._on_state)
+        if state is None:
+            return
         if self._stream.snapshot_is_current(state["game"], state["seq"]):
             self.state = state
             if self.on_state:
@@ -176,7 +242,9 @@ class DisplayClient(SequencedClient):
             self._notify()
 
     def _on_events(self, topic: str, raw: bytes) -> None:
-        self._events_arrived(contract.decode("events", raw), self.on_events)
+        events = self._referee_payload(topic, raw, "events", self._on_events)
+        if events is not None:
+            self._events_arrived(events, self.on_events)
 
 
 class OverviewClient(ClientBase):
@@ -188,14 +256,44 @@ class OverviewClient(ClientBase):
                  ca_file: str | None = None) -> None:
         super().__init__(broker_url, "overview", client_id, ca_file)
         self.boards: dict[str, dict] = {}
+        self.pins: dict[str, RefereePin] = {}  # board -> its referee's pinned signing key
+        self._held_states: dict[str, tuple[str, bytes]] = {}  # board -> a state before its pin
         self.on_state: Callback = None
+        self.link.subscribe(f"{contract.ROOT}/+/info", self._on_board_info)
         self.link.subscribe(f"{contract.ROOT}/+/state", self._on_state)
 
     def _announce(self) -> None:
         self.link.publish(self.topics.presence(self.client_id), self._presence(True), retain=True)
 
+    def _board_pin(self, topic: str) -> tuple[str, RefereePin] | None:
+        try:
+            board = contract.parse_topic(topic)[0]
+        except contract.ContractError:
+            return None
+        return board, self.pins.setdefault(board, RefereePin())
+
+    def _on_board_info(self, topic: str, raw: bytes) -> None:
+        found = self._board_pin(topic)
+        if found is None:
+            return
+        board, pin = found
+        first = pin.key is None
+        if verified(pin, topic, raw, "info", carried_sign_key(raw)) is not None and first:
+            held = self._held_states.pop(board, None)
+            if held:
+                self._on_state(*held)
+
     def _on_state(self, topic: str, raw: bytes) -> None:
-        state = contract.decode("state", raw)
+        found = self._board_pin(topic)
+        if found is None:
+            return
+        board, pin = found
+        if pin.key is None:
+            self._held_states[board] = (topic, raw)
+            return
+        state = verified(pin, topic, raw, "state")
+        if state is None or state["board"] != board:
+            return
         held = self.boards.get(state["board"])
         if held is None or held["game"] != state["game"] or state["seq"] >= held["seq"]:
             self.boards[state["board"]] = state

@@ -114,7 +114,8 @@ class Referee:
 
     def stop(self) -> None:
         """Publish offline presence, disconnect, close the journal."""
-        self._stopping.set()
+        with self._lock:  # a republish under way (a hello, a reconnect) ends before the farewell
+            self._stopping.set()
         if self.feed:
             self.feed.stop()
         if self._ticker:
@@ -162,6 +163,8 @@ class Referee:
     def republish(self) -> None:
         """Publish info, presence and every snapshot (on connect, on hello, after a restart)."""
         with self._lock:
+            if self._stopping.is_set():
+                return  # an "online" after the farewell would tell the tablets a lie
             self.link.publish(self.topics.info, self._signed(self.topics.info, "info", {
                 "v": 1, "board": self.settings.board, "referee_key": self.public_key,
                 "variant": self.session.variant.name, "name": self.settings.name,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from companion_app.net import network
 from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.mqtt_link import MqttLink
+from firmware_bridge.protocol.signing import PublicSigner
 from tests.firmware_bridge.helpers import requires_mosquitto
 
 pytestmark = requires_mosquitto
@@ -18,15 +19,21 @@ def test_the_seat_client_inside_the_app_still_hears_the_referee_come_and_go(mosq
     monkeypatch.setattr(network.SeatLink, "_start_polling", lambda self: None)
     link = network.SeatLink(f"{mosquitto.url}/b1", "red", credentials_path=str(tmp_path / "red.json"))
     referee = MqttLink(mosquitto.url, "referee-b1")
-    topic = contract.Topics("b1").presence("referee")
+    topics = contract.Topics("b1")
+    topic = topics.presence("referee")
+    signer = PublicSigner.generate()  # the referee signs what it publishes
 
     def presence(online: bool) -> bytes:
-        return contract.encode("presence", {"v": 1, "client": "referee", "role": "referee", "online": online})
+        return signer.sign(topic, contract.encode(
+            "presence", {"v": 1, "client": "referee", "role": "referee", "online": online}))
 
     try:
         link.open(lambda kind, payload: None)
         assert link.client.link.connected.wait(10)
         assert referee.start(wait=10)
+        referee.publish(topics.info, signer.sign(topics.info, contract.encode("info", {
+            "v": 1, "board": "b1", "referee_key": "k" * 44, "variant": "classic",
+            "sign_key": signer.verify_key})), retain=True)
         referee.publish(topic, presence(True), retain=True)
         assert link.client.wait(lambda c: c.referee_online), "the seat client never heard the referee"
         assert link.referee_online

@@ -3,7 +3,7 @@
 from engine.triumph.actions import Action, action_from_dict
 from engine.triumph.game import TriumphGame
 from engine.triumph.mapdata import BattleMap, load_austerlitz
-from engine.triumph.pieces import FRENCH, ALLIED, Position
+from engine.triumph.pieces import ALLIED, FRENCH, Position
 
 __all__ = [
     "ALLIED",

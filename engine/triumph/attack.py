@@ -14,8 +14,8 @@ from engine.triumph.actions import (
     DefenceLeaders,
     Defend,
     Feint,
-    OddLoss,
     Occupy,
+    OddLoss,
     Order,
     Press,
     Regroup,
@@ -34,7 +34,7 @@ from engine.triumph.commands import (
     independent_command_refusal,
     unit_refusal,
 )
-from engine.triumph.pieces import ARTILLERY, CAVALRY, INFANTRY, Position, opponent
+from engine.triumph.pieces import ARTILLERY, CAVALRY, INFANTRY, Face, Position, opponent
 from engine.triumph.retreat import default_keep, retreat_plan, retreat_refusal
 from engine.triumph.state import AttackState
 
@@ -124,9 +124,7 @@ def attack_candidates(game: TriumphGame, side: str, locale: int, into: int) -> l
             if unit.side != side or unit.id in state.turn.moved:
                 continue
             if unit.commander is not None and corps_units_refusal(
-                    state, side, unit.commander, (unit.id,), proper=False) is None:
-                found.append(unit.id)
-            elif independent_command_refusal(state, side) is None and (
+                    state, side, unit.commander, (unit.id,), proper=False) is None or independent_command_refusal(state, side) is None and (
                     unit.commander is None or len(state.corps(unit.commander)) > 1):
                 found.append(unit.id)
     return found
@@ -492,7 +490,7 @@ def _counter(game: TriumphGame, attack: AttackState, action: CounterAttack) -> N
     _resolve(game, attack, faces)
 
 
-def _resolve(game: TriumphGame, attack: AttackState, counter_faces: list | None = None) -> None:
+def _resolve(game: TriumphGame, attack: AttackState, counter_faces: list[Face] | None = None) -> None:
     state = game.state
     assert attack.initial is not None
     attack.final = final_result(attack.initial, counter_faces or [])

@@ -14,6 +14,7 @@ from engine.triumph.actions import (
     CorpsMove,
     DetachMove,
     EndTurn,
+    Threat,
     UnitMove,
 )
 from engine.triumph.commands import apply_attach, apply_move, attach_refusal, move_refusal
@@ -22,6 +23,7 @@ from engine.triumph.pieces import FRENCH, Position, Unit, opponent
 from engine.triumph.positions import state_from_position
 from engine.triumph.rules import constants
 from engine.triumph.state import TriumphState, TurnState
+from engine.triumph.views import TriumphView, view
 
 Event = dict[str, Any]
 OBJECTIVES_PENDING = "objectives-pending"
@@ -39,8 +41,12 @@ class Refused(Exception):
 class TriumphGame:
     """A game of Napoleon's Triumph (2 December scenario) from a given position."""
 
-    def __init__(self, state: TriumphState, battle_map: BattleMap | None = None) -> None:
+    def __init__(self, state: TriumphState, battle_map: BattleMap | None = None,
+                 handle_secret: str = "") -> None:
         self.state = state
+        # The referee passes a random secret (kept in its journal) so that the opponent cannot
+        # compute handles; replays with the same secret give the same views.
+        self.handle_secret = handle_secret
         self.map = battle_map or load_austerlitz()
         self.actions: list[Action] = []
         self.events: list[Event] = []
@@ -48,10 +54,14 @@ class TriumphGame:
         self._pending: list[Event] = []
 
     @classmethod
-    def from_position(cls, position: dict[str, Any]) -> TriumphGame:
-        """A game from a position object as in records (section 3.5); TriumphError if invalid."""
+    def from_position(cls, position: dict[str, Any], handle_secret: str = "") -> TriumphGame:
+        """A game from a position object as in records; TriumphError if invalid."""
         battle_map = load_austerlitz()
-        return cls(state_from_position(position, battle_map), battle_map)
+        return cls(state_from_position(position, battle_map), battle_map, handle_secret)
+
+    def view(self, viewer: str | None) -> TriumphView:
+        """What `viewer` ("french", "allied") or the public (None) may know now."""
+        return view(self, viewer)
 
     # --- the decision the game waits for -------------------------------------------------
 
@@ -205,7 +215,7 @@ class TriumphGame:
             self.emit("attach", side=action.side, commander=action.commander, unit=action.unit)
         elif isinstance(action, EndTurn):
             self._end_turn()
-        elif action.type == "threat":
+        elif isinstance(action, Threat):
             attack_steps.apply_threat(self, action)
         else:
             raise self.refuse("nt-turn", f"no attack is in progress: {action.type} is not "

@@ -19,8 +19,8 @@ from engine.triumph.actions import (
     DetachMove,
     EndTurn,
     Feint,
-    OddLoss,
     Occupy,
+    OddLoss,
     Order,
     Press,
     Regroup,
@@ -118,9 +118,10 @@ def _commands(game: TriumphGame) -> list[Action]:
                 found.append(action)
     for locale in {u.at.locale for u in state.units.values() if u.side == side and u.at}:
         for into in game.map.neighbours(locale):
-            if state.occupant(into) == opponent(side) and (locale, into) not in state.turn.closed:
-                if steps.attack_candidates(game, side, locale, into):
-                    found.append(Threat(side, locale, into))
+            if (state.occupant(into) == opponent(side)
+                    and (locale, into) not in state.turn.closed
+                    and steps.attack_candidates(game, side, locale, into)):
+                found.append(Threat(side, locale, into))
     return found
 
 
@@ -165,7 +166,7 @@ def _attack_candidates(game: TriumphGame, attack: AttackState) -> list[Action]:
             found += [Feint(side, orders, "approach"), Feint(side, orders, "reserve")]
         return found
     if step == "defence_leaders":
-        choices = [()] + [(u,) for u in attack.defenders]
+        choices: list[tuple[str, ...]] = [(), *((u,) for u in attack.defenders)]
         choices += list(combinations(attack.defenders, 2))
         return [DefenceLeaders(side, tuple(c)) for c in choices]
     if step == "attack":
@@ -174,7 +175,8 @@ def _attack_candidates(game: TriumphGame, attack: AttackState) -> list[Action]:
         widths = [False, True] if border is not None and border.wide else [False]
         for orders in _order_sets(game, attack):
             units = [u for o in orders for u in o.moving_units]
-            leader_sets = [()] + [(u,) for u in units] + list(combinations(units, 2))
+            singles: list[tuple[str, ...]] = [(), *((u,) for u in units)]
+            leader_sets = singles + list(combinations(units, 2))
             for wide in widths:
                 for leaders in leader_sets:
                     engages = [None] + list(attack.defence_leaders)
@@ -182,7 +184,8 @@ def _attack_candidates(game: TriumphGame, attack: AttackState) -> list[Action]:
         return found
     if step == "counter_attack":
         others = [u for u in attack.defenders if u not in attack.defence_leaders]
-        choices = [()] + [(u,) for u in others] + list(combinations(others, 2))
+        picks: list[tuple[str, ...]] = [(), *((u,) for u in others)]
+        choices = picks + list(combinations(others, 2))
         return [CounterAttack(side, tuple(c)) for c in choices]
     if step == "odd_loss":
         _, group = steps.stage_group(game, attack, attack.queue[0])

@@ -31,7 +31,7 @@ def state_from_position(data: Any, battle_map: BattleMap) -> TriumphState:
     for item in _list(data, "commanders"):
         name, side = item.get("name"), item.get("side")
         info = known_commanders().get(name) if isinstance(name, str) else None
-        if info is None or side != info.side:
+        if info is None or side != info.side or not isinstance(name, str):
             raise TriumphError(f"unknown commander {name!r} of side {side!r}")
         if name in commanders:
             raise TriumphError(f"commander {name} listed twice")

@@ -91,25 +91,27 @@ class TriumphGame:
 
     def check(self, action: Action) -> Refusal | None:
         """Why `action` is illegal now, or None; nothing changes either way."""
-        saved = (copy.deepcopy(self.state), len(self.events))
+        original, pending = self.state, self._pending
+        self.state, self._pending = copy.deepcopy(original), []
         try:
             self._apply(action)
         except Refused as refused:
             return refused.refusal
         finally:
-            self.state, self._pending = saved[0], []
+            self.state, self._pending = original, pending
         return None
 
     def push(self, action: Action) -> list[Event]:
         """Apply an action and return its events; IllegalMove (game unchanged) if refused."""
-        saved = copy.deepcopy(self.state)
-        self._pending = []
+        original = self.state
+        # The action works on a copy; the untouched original is kept for pop().
+        self.state, self._pending = copy.deepcopy(original), []
         try:
             self._apply(action)
         except Refused as refused:
-            self.state, self._pending = saved, []
+            self.state, self._pending = original, []
             raise IllegalMove(refused.refusal) from None
-        self._stack.append((saved, len(self.events)))
+        self._stack.append((original, len(self.events)))
         self.actions.append(action)
         events, self._pending = self._pending, []
         self.events.extend(events)

@@ -31,8 +31,17 @@ def handle(secret: str, turn: int, unit_id: str) -> str:
 
 
 def visible_faces(game: TriumphGame) -> set[str]:
-    """Units whose faces every viewer may see now: revealed this turn or still remembered."""
-    return game.state.turn.revealed | game.state.known
+    """Units whose faces every viewer may see now: revealed this turn, or remembered from an
+    earlier turn while the block still stands alone in its position and corps."""
+    state = game.state
+    groups: dict[tuple[object, str, str | None], int] = {}
+    for unit in state.units.values():
+        if unit.at is not None:
+            key = (unit.at, unit.side, unit.commander)
+            groups[key] = groups.get(key, 0) + 1
+    alone = {u for u in state.known if state.units[u].at is not None and groups[
+        (state.units[u].at, state.units[u].side, state.units[u].commander)] == 1}
+    return state.turn.revealed | alone
 
 
 def view(game: TriumphGame, viewer: str | None) -> TriumphView:

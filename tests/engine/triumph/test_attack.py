@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from engine.triumph.game import TriumphGame
-
 from tests.engine.triumph.helpers import act, at, game, play, refusal_rule, strength, unit
 
 LANNES = {"Lannes": "R95"}

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from engine.triumph.game import TriumphGame
 from engine.triumph.views import handle
-
 from tests.engine.triumph.helpers import act, game, play, unit
 
 FRONT_COMMANDERS = {"Lannes": "R95", "St. Hilaire": "R94", "Murat": "R83",

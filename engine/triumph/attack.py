@@ -320,6 +320,11 @@ def _attack(game: TriumphGame, attack: AttackState, action: Attack) -> None:
                                             "by a Unit Move")
         if face.type == CAVALRY and "O" in border.symbols_of(attack.defence_locale):
             raise game.refuse("nt-leaders", "cavalry cannot lead across an obstructed approach")
+    batteries = [o.unit for o in action.orders if o.type == "unit_move"
+                 and o.unit is not None and state.units[o.unit].face.type == ARTILLERY]
+    if len(batteries) > 1 and not set(batteries) <= set(leaders):
+        raise game.refuse("nt-commands", "two artillery Unit Moves combine only when both "
+                                         "batteries lead the attack")
     if len(leaders) == 2:
         first, second = (state.units[u].face for u in leaders)
         if first.type != second.type:
@@ -410,9 +415,6 @@ def _orders_refusal(game: TriumphGame, attack: AttackState, orders: tuple[Order,
                                        f"{attack.attack_locale}>{attack.defence_locale}")
     if len(starts) > 1 and readings.ATTACK_ORDERS_SAME_POSITION:
         raise game.refuse("nt-attack", "the commands of one attack start from one position")
-    artillery = [u for u in units if state.units[u].face.type == ARTILLERY]
-    if independent > 1 and len(artillery) > 1 and any(o.type == "corps_move" for o in orders):
-        pass  # combined artillery Unit Moves are checked against the leaders at step 5
     return next(iter(starts))
 
 

@@ -92,7 +92,7 @@ class TriumphGame:
     def check(self, action: Action) -> Refusal | None:
         """Why `action` is illegal now, or None; nothing changes either way."""
         original, pending = self.state, self._pending
-        self.state, self._pending = copy.deepcopy(original), []
+        self.state, self._pending = _trial_copy(original), []
         try:
             self._apply(action)
         except Refused as refused:
@@ -105,7 +105,7 @@ class TriumphGame:
         """Apply an action and return its events; IllegalMove (game unchanged) if refused."""
         original = self.state
         # The action works on a copy; the untouched original is kept for pop().
-        self.state, self._pending = copy.deepcopy(original), []
+        self.state, self._pending = _trial_copy(original), []
         try:
             self._apply(action)
         except Refused as refused:
@@ -264,6 +264,13 @@ class TriumphGame:
     def position_of(self, unit_id: str) -> Position | None:
         """Where a unit stands (None once eliminated)."""
         return self.state.units[unit_id].at
+
+
+def _trial_copy(state: TriumphState) -> TriumphState:
+    """A deep copy to try an action on, without the listing index (it would go stale)."""
+    trial = copy.deepcopy(state)
+    trial.index, trial.occupants = None, None
+    return trial
 
 
 def face_dict(unit: Unit) -> dict[str, Any]:

@@ -49,7 +49,8 @@ def legal_actions(game: TriumphGame) -> list[Action]:
         return []
     attack = game.state.attack
     if attack is None:
-        return _commands(game)
+        with game.state.indexed():
+            return _commands(game)
     candidates = _attack_candidates(game, attack)
     return [a for a in candidates if game.check(a) is None]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +76,26 @@ class TriumphState:
     combats: list[dict[str, Any]] = field(default_factory=list)
     turns_played: int = 0
     reinforcements_entered: bool = False
+    # A read-only lookup of pieces by locale, set only while legal actions are listed (nothing
+    # moves then); None otherwise, so that a stale index can never be read.
+    index: dict[int, list[Unit]] | None = field(default=None, repr=False, compare=False)
+    occupants: dict[int, str] | None = field(default=None, repr=False, compare=False)
+
+    @contextmanager
+    def indexed(self) -> Iterator[None]:
+        """Within the block, look pieces up by locale (the state must not change meanwhile)."""
+        self.index, self.occupants = {}, {}
+        for unit in self.units.values():
+            if unit.at is not None:
+                self.index.setdefault(unit.at.locale, []).append(unit)
+                self.occupants[unit.at.locale] = unit.side
+        for commander in self.commanders.values():
+            if commander.at is not None:
+                self.occupants.setdefault(commander.at.locale, commander.side)
+        try:
+            yield
+        finally:
+            self.index, self.occupants = None, None
 
     def units_at(self, position: Position) -> list[Unit]:
         """Units standing in one position, in id order."""
@@ -81,6 +103,8 @@ class TriumphState:
 
     def units_in(self, locale: int, side: str | None = None) -> list[Unit]:
         """Units anywhere in a locale (reserve and approaches), optionally of one side."""
+        if self.index is not None:
+            return [u for u in self.index.get(locale, ()) if side is None or u.side == side]
         return [u for u in self.units.values()
                 if u.at is not None and u.at.locale == locale and (side is None or u.side == side)]
 
@@ -90,6 +114,8 @@ class TriumphState:
 
     def occupant(self, locale: int) -> str | None:
         """The side occupying a locale (a unit or a commander there), or None."""
+        if self.occupants is not None:
+            return self.occupants.get(locale)
         for unit in self.units.values():
             if unit.at is not None and unit.at.locale == locale:
                 return unit.side

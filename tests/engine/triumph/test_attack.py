@@ -290,3 +290,19 @@ def test_threat_rules() -> None:
     assert refusal_rule(g, act("french", "threat", from_=95, into=83)) == "nt-attack"
     assert refusal_rule(g, act("french", "threat", from_=95, into=96)) == "nt-attack"
     assert refusal_rule(g, act("allied", "threat", from_=108, into=95)) == "nt-turn"
+
+
+def test_two_artillery_unit_moves_combine_only_when_both_lead() -> None:
+    # RB 9 erratum (M): two batteries attack together only as the two leaders (wide attack).
+    g = game([unit("x1", "french", "A1", "94>93"), unit("x2", "french", "A1", "94>93"),
+              unit("k", "allied", "I2", "93>94")])
+    play(g, act("french", "threat", from_=94, into=93), act("french", "press"),
+         act("allied", "defence_leaders", units=[]))
+    both = [{"type": "unit_move", "unit": "x1"}, {"type": "unit_move", "unit": "x2"}]
+    assert refusal_rule(g, act("french", "attack", orders=both, wide=True,
+                               leaders=["x1"])) == "nt-commands"
+    play(g, act("french", "attack", orders=both, wide=True, leaders=["x1", "x2"]),
+         act("allied", "counter_attack", units=[]))
+    # 1 + 1 = 2 (artillery ignores the defence leaders): the defender loses 2 points
+    assert g.state.combats[0]["losses"] == {"attacker": 0, "defender": 2}
+    assert strength(g, "k") == 0 and strength(g, "x1") == 1

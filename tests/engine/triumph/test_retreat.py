@@ -58,3 +58,16 @@ def test_a_retreating_corps_keeps_one_unit() -> None:
                 keep={"Prebyshevsky": "c2"}))
     assert str(g.state.commanders["Prebyshevsky"].at) == "R106"
     assert g.state.units["c1"].commander is None
+
+
+def test_reserve_infantry_loses_two_steps_across_a_wide_approach() -> None:
+    # RB 12 (M): the reserve infantry lose 1 step between them across a narrow defence
+    # approach and 2 across a wide one (93|94 is wide).
+    g = game([unit("f", "french", "I3", "R94"), unit("i1", "allied", "I2", "R93"),
+              unit("i2", "allied", "I3", "R93")])
+    play(g, act("french", "threat", from_=94, into=93))
+    one = act("allied", "retreat", losses={"i1": 1}, to={"i1": 82, "i2": 82})
+    assert refusal_rule(g, one) == "nt-retreat"
+    play(g, act("allied", "retreat", losses={"i1": 1, "i2": 1}, to={"i1": 82, "i2": 82}))
+    assert strength(g, "i1") == 1 and strength(g, "i2") == 2
+    assert g.state.morale["allied"] == 25

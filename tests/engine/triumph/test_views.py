@@ -136,6 +136,11 @@ def test_revealed_faces_expire_at_the_end_of_the_turn_unless_alone() -> None:
                   if e["side"] == "french" and "face" in e]
     # the lone detached unit stays known; St. Hilaire's leader stands in its corps: forgotten
     assert remembered == ["107>108"]
+    # once it stands with another detached block, nobody can tell which was which
+    play(g, act("french", "unit_move", unit="ln0", to="R107"),
+         act("french", "unit_move", unit="fd", to="R107"))
+    assert not [e for e in g.view("allied").to_dict()["units"]
+                if e["side"] == "french" and "face" in e]
 
 
 def test_handles_change_every_turn() -> None:

@@ -397,6 +397,14 @@ def _orders_refusal(game: TriumphGame, attack: AttackState, orders: tuple[Order,
     units = [u for order in orders for u in order.moving_units]
     if len(set(units)) != len(units):
         raise game.refuse("nt-commands", "a unit moves by one command a turn")
+    taken: dict[str, int] = {}
+    for order in orders:
+        commander = state.units[order.unit].commander if order.unit is not None else None
+        if order.type == "unit_move" and commander is not None:
+            taken[commander] = taken.get(commander, 0) + 1
+            if taken[commander] >= len(state.corps(commander)):
+                raise game.refuse("nt-commands", f"Unit Moves may not take all of "
+                                                 f"{commander}'s units: use a Corps Move")
     from engine.triumph.rules import constants
 
     limits = constants()
@@ -709,6 +717,12 @@ def _advance(game: TriumphGame, attack: AttackState, action: Advance) -> None:
             raise game.refuse("nt-attack", f"{name} is not a commander in {reserve}")
         if any(u.id not in units for u in state.units_at(reserve) if u.commander == name):
             raise game.refuse("nt-attack", f"{name} advances only with all its units there")
+    for commander in state.commanders_in(attack.defence_locale):
+        if commander.at == reserve and commander.name not in action.commanders:
+            mine = [u.id for u in state.units_at(reserve) if u.commander == commander.name]
+            if mine and set(mine) <= set(units):
+                raise game.refuse("nt-attack", f"{commander.name} cannot stay behind alone: "
+                                               f"it advances with its units")
     to = Position(attack.defence_locale, attack.attack_locale)
     for unit_id in units:
         unit = state.units[unit_id]

@@ -208,10 +208,20 @@ def _attack_candidates(game: TriumphGame, attack: AttackState) -> list[Action]:
                 Regroup(side, tuple(sorted(last.items())))]
     if step == "advance":
         candidates = steps.advance_candidates(game, attack)
-        found = [Advance(side, (u,)) for u in candidates]
-        found.append(Advance(side, tuple(candidates)))
-        return found
+        return [_advance(game, attack, units)
+                for units in [*((u,) for u in candidates), tuple(candidates)]]
     return []
+
+
+def _advance(game: TriumphGame, attack: AttackState, units: tuple[str, ...]) -> Advance:
+    """Advance `units`, with every commander whose units in the reserve all go."""
+    reserve = Position(attack.defence_locale)
+    commanders = []
+    for commander in game.state.commanders_in(attack.defence_locale):
+        mine = {u.id for u in game.state.units_at(reserve) if u.commander == commander.name}
+        if commander.at == reserve and mine and mine <= set(units):
+            commanders.append(commander.name)
+    return Advance(attack.defender, units, tuple(commanders))
 
 
 def _allocations(game: TriumphGame, side: str, group: list[str], points: int

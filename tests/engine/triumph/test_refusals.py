@@ -138,3 +138,17 @@ def test_occupation_must_fit() -> None:
     five = [{"type": "corps_move", "commander": "Lannes", "units": [f"g{n}" for n in range(5)]}]
     assert refusal_rule(g, act("french", "occupy", orders=five)) == "nt-capacity"
     play(g, act("french", "occupy", orders=[{"type": "unit_move", "unit": "g0"}]))
+
+
+def test_a_corps_is_never_just_a_commander() -> None:
+    # RB 8 (M): Unit Moves may not strip a corps bare, and a commander whose units all advance
+    # advances with them.
+    g = battle(attack=[unit("a", "french", "I3", "R95", "Lannes"),
+                       unit("b", "french", "I3", "R95", "Lannes")])
+    play(g, act("french", "threat", from_=95, into=108),
+         act("allied", "defend", units=["p1", "p2", "p3"]))
+    bare = [{"type": "unit_move", "unit": "a"}, {"type": "unit_move", "unit": "b"}]
+    assert refusal_rule(g, act("french", "feint", orders=bare)) == "nt-commands"
+    play(g, act("french", "feint", orders=[{"type": "unit_move", "unit": "a"}]))
+    assert refusal_rule(g, act("allied", "advance", units=["p1", "p2", "p3"])) == "nt-attack"
+    play(g, act("allied", "advance", units=["p1", "p2", "p3"], commanders=["Prebyshevsky"]))

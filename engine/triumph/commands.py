@@ -6,7 +6,7 @@ from engine.results import Refusal
 from engine.triumph.actions import Attach, CorpsMove, DetachMove, UnitMove
 from engine.triumph.mapdata import BattleMap
 from engine.triumph.movement import destination_refusal, ordinary_move_refusal, road_move_refusal
-from engine.triumph.pieces import Position, Unit
+from engine.triumph.pieces import CAVALRY, Position, Unit
 from engine.triumph.rules import constants
 from engine.triumph.state import TriumphState
 
@@ -99,8 +99,9 @@ def move_refusal(state: TriumphState, battle_map: BattleMap,
     if action.road is not None:
         if isinstance(action, DetachMove):
             return Refusal("nt-road", "a Detach Move never uses roads")
+        cavalry = all(state.units[u].face.type == CAVALRY for u in units)
         return road_move_refusal(state, battle_map, side, len(units), corps_of_two, start,
-                                 action.to, action.road)
+                                 action.to, action.road, cavalry)
     if action.to.locale not in battle_map.locales:
         return Refusal("nt-movement", f"there is no locale {action.to.locale}")
     return (ordinary_move_refusal(battle_map, start, action.to)

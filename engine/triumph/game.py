@@ -209,6 +209,8 @@ class TriumphGame:
             self.emit(action.type, side=action.side, units=units,
                       commander=getattr(action, "commander", None), start=str(start),
                       to=str(action.to), road=list(action.road) if action.road else None)
+            if action.road is not None and not action.to.is_reserve:
+                self.reveal(units, "cavalry ending a road move blocking")
         elif isinstance(action, Attach):
             refusal = attach_refusal(state, action)
             if refusal:

@@ -16,10 +16,17 @@ def road_path_reach(battle_map: BattleMap, start: int, path: list[int] | tuple[i
     Each step must leave on the stretch the previous crossing arrived on (any stretch for the
     first). A path of three locales needs main-road crossings throughout.
     """
+    arrivals = road_arrivals(battle_map, start, path)
+    return max((reach for _, reach in arrivals), default=None)
+
+
+def road_arrivals(battle_map: BattleMap, start: int, path: list[int] | tuple[int, ...]
+                  ) -> list[tuple[int, int]]:
+    """(arrival stretch in the last locale, reach) for each way of travelling the path in reach."""
     if not path:
-        return None
+        return []
     reach = constants()
-    best: int | None = None
+    found: list[tuple[int, int]] = []
     # (locale, arrival stretch or None at the start, all crossings so far main)
     frontier: list[tuple[int, int | None, bool]] = [(start, None, True)]
     for target in path:
@@ -30,12 +37,12 @@ def road_path_reach(battle_map: BattleMap, start: int, path: list[int] | tuple[i
                     following.append((target, step.target_stretch, main and step.main))
         frontier = list(dict.fromkeys(following))
         if not frontier:
-            return None
-    for _, _, main in frontier:
+            return []
+    for _, stretch, main in frontier:
         limit = reach.main_reach if main else reach.local_reach
-        if len(path) <= limit:
-            best = max(best or 0, limit)
-    return best
+        if len(path) <= limit and stretch is not None:
+            found.append((stretch, limit))
+    return found
 
 
 def ordinary_move_refusal(battle_map: BattleMap, start: Position, to: Position) -> Refusal | None:
@@ -84,12 +91,19 @@ def destination_refusal(state: TriumphState, battle_map: BattleMap, side: str, c
 
 def road_move_refusal(state: TriumphState, battle_map: BattleMap, side: str, count: int,
                       corps_of_two: bool, start: Position, to: Position,
-                      road: tuple[int, ...]) -> Refusal | None:
+                      road: tuple[int, ...], all_cavalry: bool = False) -> Refusal | None:
     """Why a road move along `road` is illegal, or None: reach, stretches, room and halting."""
     if not start.is_reserve:
         return Refusal("nt-road", "a road move starts in a reserve")
     if not to.is_reserve:
-        return Refusal("nt-road", "a road move ends in the reserve of the last locale entered")
+        if not all_cavalry:
+            return Refusal("nt-road", "a road move ends in the reserve of the last locale "
+                                      "entered (only cavalry may end blocking)")
+        arrivals = road_arrivals(battle_map, start.locale, road)
+        if not any(step.target == to.toward and step.source_stretch == stretch
+                   for stretch, _ in arrivals for step in battle_map.road_steps(to.locale)):
+            return Refusal("nt-road", f"cavalry ends a road move blocking {to} only where its "
+                                      f"road goes on across that approach")
     if not road or road[-1] != to.locale:
         return Refusal("nt-road", "the road must list the locales entered, ending with the "
                                   "destination")

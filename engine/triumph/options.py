@@ -75,7 +75,8 @@ def _destinations(game: TriumphGame, start: Position) -> list[Position]:
     return [Position(start.locale), Position(start.toward)]
 
 
-def _moves_for(game: TriumphGame, make: Any, start: Position, roads: bool) -> list[Action]:
+def _moves_for(game: TriumphGame, make: Any, start: Position, roads: bool,
+               cavalry: bool = False) -> list[Action]:
     found: list[Action] = []
     for to in _destinations(game, start):
         action = make(to, None)
@@ -83,9 +84,13 @@ def _moves_for(game: TriumphGame, make: Any, start: Position, roads: bool) -> li
             found.append(action)
     if roads and start.is_reserve:
         for path in road_paths(game.map, start.locale):
-            action = make(Position(path[-1]), path)
-            if move_refusal(game.state, game.map, action) is None:
-                found.append(action)
+            ends = [Position(path[-1])]
+            if cavalry:
+                ends += [Position(path[-1], n) for n in game.map.neighbours(path[-1])]
+            for end in ends:
+                action = make(end, path)
+                if move_refusal(game.state, game.map, action) is None:
+                    found.append(action)
     return found
 
 
@@ -98,7 +103,7 @@ def _commands(game: TriumphGame) -> list[Action]:
             continue
         if independent_unit_refusal(state, side, unit.id) is None:
             found += _moves_for(game, lambda to, road, u=unit.id: UnitMove(side, u, to, road),
-                                unit.at, True)
+                                unit.at, True, unit.face.type == "cavalry")
     for commander in state.commanders.values():
         if commander.side != side or commander.at is None:
             continue

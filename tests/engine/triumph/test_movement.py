@@ -130,3 +130,18 @@ def test_a_reserve_entered_this_turn_is_closed_to_corps_road_moves() -> None:
     move = act("french", "corps_move", commander="Lannes", units=["l1", "l2"], to="R52",
                road=[38, 52])
     assert refusal_rule(g, move) == "nt-road"
+
+
+def test_cavalry_may_end_a_road_move_blocking_where_the_road_goes_on() -> None:
+    # RB 10 (M): a move made only by cavalry may end blocking an approach of the last locale
+    # entered when its road continues across that approach; the cavalry is then revealed.
+    g = game([unit("c", "french", "C2", "R51"), unit("i", "french", "I2", "R51")])
+    play(g, act("french", "unit_move", unit="c", to="53>63", road=[38, 52, 53]))
+    assert at(g, "c") == "53>63" and "c" in g.state.turn.revealed
+    assert refusal_rule(g, act("french", "unit_move", unit="i", to="52>53",
+                                road=[38, 52])) == "nt-road"
+    g = game([unit("c", "french", "C2", "R51")])
+    # no road crosses the 38|25 border
+    assert refusal_rule(g, act("french", "unit_move", unit="c", to="38>25",
+                                road=[38])) == "nt-road"
+    play(g, act("french", "unit_move", unit="c", to="38>24", road=[38]))

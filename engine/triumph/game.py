@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from engine.results import IllegalMove, Refusal
@@ -269,10 +268,8 @@ class TriumphGame:
 
 
 def _trial_copy(state: TriumphState) -> TriumphState:
-    """A deep copy to try an action on, without the listing index (it would go stale)."""
-    trial = copy.deepcopy(state)
-    trial.index, trial.occupants = None, None
-    return trial
+    """A copy to try an action on, without the listing index (it would go stale)."""
+    return state.copy()
 
 
 def face_dict(unit: Unit) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.errors import ArbiterError
 from engine.results import IllegalMove, Refusal
 from engine.triumph import attack as attack_steps
 from engine.triumph import readings
@@ -17,6 +18,7 @@ from engine.triumph.actions import (
     UnitMove,
 )
 from engine.triumph.commands import apply_attach, apply_move, attach_refusal, move_refusal
+from engine.triumph.errors import TriumphError
 from engine.triumph.mapdata import BattleMap, load_austerlitz
 from engine.triumph.pieces import FRENCH, Position, Unit, opponent
 from engine.triumph.positions import state_from_position
@@ -29,11 +31,11 @@ OBJECTIVES_PENDING = "objectives-pending"
 DEMORALISED = "demoralised"
 
 
-class Refused(Exception):
+class Refused(ArbiterError):
     """Raised inside an action handler; push turns it into IllegalMove after restoring state."""
 
     def __init__(self, refusal: Refusal) -> None:
-        super().__init__(refusal.message)
+        super().__init__(refusal.message, code=refusal.rule)
         self.refusal = refusal
 
 
@@ -119,7 +121,7 @@ class TriumphGame:
     def pop(self) -> Action:
         """Take back the last action, restoring the exact state before it."""
         if not self._stack:
-            raise IndexError("no action to take back")
+            raise TriumphError("there is no action to take back", "nt-undo")
         self.state, count = self._stack.pop()
         del self.events[count:]
         return self.actions.pop()

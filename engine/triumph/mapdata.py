@@ -26,7 +26,7 @@ class Locale:
 
 @dataclass(frozen=True)
 class Border:
-    """The edge two locales share; `symbols[L]` is printed on L's side and penalises attacks into L."""
+    """The edge two locales share; `symbols[L]`, printed on L's side, penalise attacks into L."""
 
     a: int
     b: int
@@ -48,7 +48,7 @@ class Border:
 
 @dataclass(frozen=True)
 class RoadCrossing:
-    """A road across the a|b border, leaving stretch `a_stretch` of a, arriving on `b_stretch` of b."""
+    """A road across the a|b border, from stretch `a_stretch` of a to stretch `b_stretch` of b."""
 
     a: int
     a_stretch: int

@@ -6,6 +6,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from engine.triumph import attack as steps
+from engine.triumph import resolution
 from engine.triumph.actions import (
     Action,
     Advance,
@@ -194,10 +195,10 @@ def _attack_candidates(game: TriumphGame, attack: AttackState) -> list[Action]:
         choices = picks + list(combinations(others, 2))
         return [CounterAttack(side, tuple(c)) for c in choices]
     if step == "odd_loss":
-        _, group = steps.stage_group(game, attack, attack.queue[0])
+        _, group = resolution.stage_group(game, attack, attack.queue[0])
         return [OddLoss(side, u) for u in group]
     if step == "assign_losses":
-        role, group = steps.stage_group(game, attack, attack.queue[0])
+        role, group = resolution.stage_group(game, attack, attack.queue[0])
         return _allocations(game, side, group, attack.left[role])
     if step == "retreat":
         return [_retreat_choice(game, attack, target) for target in
@@ -212,7 +213,7 @@ def _attack_candidates(game: TriumphGame, attack: AttackState) -> list[Action]:
         return [Regroup(side, tuple(sorted(first.items()))),
                 Regroup(side, tuple(sorted(last.items())))]
     if step == "advance":
-        candidates = steps.advance_candidates(game, attack)
+        candidates = resolution.advance_candidates(game, attack)
         return [_advance(game, attack, units)
                 for units in [*((u,) for u in candidates), tuple(candidates)]]
     return []

@@ -52,7 +52,8 @@ def retreat_plan(state: TriumphState, battle_map: BattleMap, attack: AttackState
                          and u.face.type in (INFANTRY, CAVALRY) and u.id not in named)
         border = battle_map.border(locale, toward)
         if blockers and border is not None:
-            groups.append(LossGroup(blockers, 2 if border.wide else 1, f"units at {locale}>{toward}"))
+            groups.append(LossGroup(blockers, 2 if border.wide else 1,
+                                    f"units at {locale}>{toward}"))
     artillery = tuple(u.id for u in units if u.face.type == ARTILLERY)
     commanders = tuple(c.name for c in state.commanders_in(locale) if c.side == attack.defender)
     return RetreatPlan(tuple(u.id for u in units), artillery, tuple(groups), commanders)

@@ -40,7 +40,8 @@ def crowded_position(to_move: str = "allied", round_: int = 7) -> dict[str, Any]
                 name, locale = slots[order[number]]
                 unit.update(at=f"R{locale}", commander=name)
             else:
-                locale = _free_locale_near(battle_map, taken, room, side, mine[number % len(mine)].setup)
+                near = mine[number % len(mine)].setup
+                locale = _free_locale_near(battle_map, taken, room, side, near)
                 unit.update(at=f"R{locale}")
             units.append(unit)
     return {"round": round_, "to_move": to_move,

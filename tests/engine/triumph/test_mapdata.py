@@ -92,8 +92,9 @@ def test_hills_and_stars() -> None:
 
 
 def test_setup_locales_match_the_orders_of_battle() -> None:
-    text = resources.files("engine.triumph").joinpath("data/order_of_battle.json").read_text("utf-8")
-    expected = {c["setup"]: c["name"] for c in json.loads(text)["commanders"] if c["setup"]}
+    data = resources.files("engine.triumph").joinpath("data/order_of_battle.json")
+    commanders = json.loads(data.read_text("utf-8"))["commanders"]
+    expected = {c["setup"]: c["name"] for c in commanders if c["setup"]}
     printed = {loc.id: loc.setup for loc in MAP.locales.values() if loc.setup}
     assert len(printed) == 15
     assert printed == expected

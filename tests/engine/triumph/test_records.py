@@ -1,4 +1,4 @@
-"""NT records (our reading, section 3.5): replay, the verdict of `arbiter check`, invalid records."""
+"""NT records (our reading, section 3.5): replay, the verdict, records that cannot be read."""
 
 from __future__ import annotations
 

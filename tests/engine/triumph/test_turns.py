@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.engine.triumph.helpers import act, game, play, refusal_rule, unit
 
 
@@ -43,3 +45,12 @@ def test_undo_restores_the_exact_state() -> None:
     g.pop()
     g.undo()
     assert repr(g.state) == before and g.actions == [] and g.events == []
+
+
+def test_nothing_to_take_back_is_an_arbiter_error() -> None:
+    from engine.errors import ArbiterError
+
+    g = two_units()
+    with pytest.raises(ArbiterError) as error:
+        g.pop()
+    assert error.value.code == "nt-undo"

@@ -82,8 +82,20 @@ def view(game: TriumphGame, viewer: str | None) -> TriumphView:
         "result": game.result,
     }
     if awaiting and viewer == awaiting[0]:
-        data["options"] = [a.to_dict() for a in game.legal_actions()]
+        enemy = {u.id: name(u.id) for u in state.units.values() if u.side != viewer}
+        data["options"] = [_renamed(a.to_dict(), enemy) for a in game.legal_actions()]
     return TriumphView(viewer, data)
+
+
+def _renamed(value: Any, names: dict[str, str]) -> Any:
+    """Options with every enemy unit id replaced by its handle (keys and values alike)."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [_renamed(v, names) for v in value]
+    if isinstance(value, dict):
+        return {names.get(k, k): _renamed(v, names) for k, v in value.items()}
+    return value
 
 
 def _attack_panel(attack: AttackState, name: Any) -> dict[str, Any]:

@@ -58,7 +58,10 @@ def check_privacy(g: TriumphGame) -> None:
     earlier = ever_revealed(g)
     for viewer in ("french", "allied", None):
         data = g.view(viewer).to_dict()
-        json.dumps(data)
+        text = json.dumps(data)
+        for uid, u in state.units.items():
+            if u.side != viewer:
+                assert f'"{uid}"' not in text, "an enemy real id leaks into the view"
         by_handle = {handle(g.handle_secret, state.turns_played, u): u for u in state.units}
         for entry in data["units"]:
             if entry["side"] == viewer:

@@ -42,7 +42,9 @@ def unit_refusal(state: TriumphState, side: str, unit_id: str) -> Refusal | None
     if unit is None or unit.side != side:
         return Refusal("nt-commands", f"{unit_id} is not a unit of the {side} army")
     if unit.at is None:
-        return Refusal("nt-commands", f"{unit_id} has been eliminated")
+        where = "is off the map (reinforcements enter in M2)" if unit.off_map else \
+            "has been eliminated"
+        return Refusal("nt-commands", f"{unit_id} {where}")
     if unit_id in state.turn.moved:
         return Refusal("nt-commands", f"{unit_id} has already moved this turn")
     return None

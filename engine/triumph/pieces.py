@@ -66,24 +66,27 @@ class Face:
 
 @dataclass
 class Unit:
-    """One block: its id, side, face, position (None once eliminated) and corps (None: detached)."""
+    """One block: its id, side, face, position (None off the map or once eliminated) and corps
+    (None: detached)."""
 
     id: str
     side: str
     face: Face
     at: Position | None
     commander: str | None = None
+    off_map: bool = False  # a reinforcement not yet entered
 
     @property
     def eliminated(self) -> bool:
         """True once the block has left play."""
-        return self.at is None
+        return self.at is None and not self.off_map
 
 
 @dataclass
 class Commander:
-    """A metal flag: its name, side and position (None once removed from play)."""
+    """A metal flag: its name, side and position (None off the map or once removed from play)."""
 
     name: str
     side: str
     at: Position | None
+    off_map: bool = False  # a reinforcement commander not yet entered

@@ -35,7 +35,8 @@ def state_from_position(data: Any, battle_map: BattleMap) -> TriumphState:
             raise TriumphError(f"unknown commander {name!r} of side {side!r}")
         if name in commanders:
             raise TriumphError(f"commander {name} listed twice")
-        commanders[name] = Commander(name, side, _position(item.get("at"), battle_map))
+        at = _position(item.get("at"), battle_map)
+        commanders[name] = Commander(name, side, at, off_map=at is None)
     units: dict[str, Unit] = {}
     for item in _list(data, "units"):
         unit_id, side = item.get("id"), item.get("side")
@@ -49,15 +50,15 @@ def state_from_position(data: Any, battle_map: BattleMap) -> TriumphState:
         if guard and (kind != "infantry" or strength != 3):
             raise TriumphError(f"{unit_id}: only 3-strength infantry carries the Guard mark")
         at = _position(item.get("at"), battle_map)
-        if at is None:
-            raise TriumphError(f"{unit_id}: off-map units come with reinforcements (not yet)")
         name = item.get("commander")
         if name is not None:
             commander = commanders.get(name)
             if commander is None or commander.side != side or commander.at != at:
                 raise TriumphError(f"{unit_id}: its commander {name!r} must be listed, of its "
                                    f"side, in its position")
-        units[unit_id] = Unit(unit_id, side, Face(kind, strength, guard), at, name)
+        # A unit off the map (at null) is a reinforcement not yet entered: it waits (M2).
+        units[unit_id] = Unit(unit_id, side, Face(kind, strength, guard), at, name,
+                              off_map=at is None)
     state = TriumphState(units, commanders, dict(morale), round_, to_move,
                          reinforcements_entered=bool(data.get("reinforcements_entered", False)))
     _check_consistency(state, battle_map)

@@ -67,9 +67,11 @@ def check_triumph_record(data: Any) -> dict[str, Any]:
     return {
         "applied": len(game.actions),
         "illegal": illegal,
-        "units": {u.id: ({"strength": u.face.strength, "at": str(u.at)} if u.at is not None
-                         else {"eliminated": True}) for u in state.units.values()},
-        "commanders": {c.name: ({"at": str(c.at)} if c.at is not None else {"eliminated": True})
+        "units": {u.id: ({"eliminated": True} if u.eliminated else
+                         {"strength": u.face.strength, "at": str(u.at) if u.at else None})
+                  for u in state.units.values()},
+        "commanders": {c.name: ({"at": str(c.at) if c.at else None}
+                                if c.at is not None or c.off_map else {"eliminated": True})
                        for c in state.commanders.values()},
         "morale": dict(state.morale),
         "round": state.round,

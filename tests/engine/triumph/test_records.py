@@ -105,3 +105,18 @@ def test_popping_every_action_gives_back_the_start() -> None:
     while game.actions:
         game.pop()
     assert repr(game.state) == before and game.events == []
+
+
+def test_reinforcements_off_the_map_wait_there() -> None:
+    # 3.5: pieces off the map (reinforcements not yet entered) have "at": null; entering is M2.
+    record = dict(EXAMPLE, actions=[
+        {"side": "french", "type": "unit_move", "unit": "r1", "to": "R51"}])
+    record["position"] = dict(EXAMPLE["position"], commanders=[
+        *EXAMPLE["position"]["commanders"], {"name": "Davout", "side": "french", "at": None}],
+        units=[*EXAMPLE["position"]["units"],
+               {"id": "r1", "side": "french", "type": "infantry", "strength": 2, "at": None,
+                "commander": "Davout"}])
+    verdict = check_triumph_record(record)
+    assert verdict["units"]["r1"] == {"strength": 2, "at": None}
+    assert verdict["commanders"]["Davout"] == {"at": None}
+    assert verdict["illegal"]["rule"] == "nt-commands"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.triumph.actions import action_from_dict
 from engine.triumph.game import TriumphGame
 from tests.engine.triumph.helpers import act, at, game, play, refusal_rule, strength, unit
 
@@ -306,3 +307,27 @@ def test_two_artillery_unit_moves_combine_only_when_both_lead() -> None:
     # 1 + 1 = 2 (artillery ignores the defence leaders): the defender loses 2 points
     assert g.state.combats[0]["losses"] == {"attacker": 0, "defender": 2}
     assert strength(g, "k") == 0 and strength(g, "x1") == 1
+
+
+def test_a_step_lost_is_a_block_replaced_by_one_a_strength_lower() -> None:
+    # SEED (7): "durch Regimenter mit entsprechend verringerter Stärke ersetzt (bzw. eliminiert)".
+    g = battle()
+    events = play(g, act("french", "threat", from_=95, into=108),
+                  act("allied", "defend", units=["p1", "p2"]), act("french", "press"),
+                  act("allied", "defence_leaders", units=["p1"]),
+                  act("french", "attack", orders=LANNES_ALL, leaders=["l1"]),
+                  act("allied", "counter_attack", units=[]))
+    replaced = [(e["unit"], e["before"], e["after"]) for e in events if e["type"] == "replace"]
+    eliminated = [e["unit"] for e in events if e["type"] == "eliminate"]
+    assert replaced == [("l1", "Inf-3", "Inf-2"), ("p1", "Inf-2", "Inf-1")]
+    assert eliminated == ["p1"]
+
+
+def test_options_name_the_decision_and_only_legal_answers() -> None:
+    g = battle()
+    play(g, act("french", "threat", from_=95, into=108))
+    options = g.options()
+    assert (options["side"], options["decision"]) == ("allied", "response")
+    kinds = {o["type"] for o in options["options"]}
+    assert kinds == {"defend", "retreat"}
+    assert all(g.check(action_from_dict(o)) is None for o in options["options"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.triumph import readings
 from engine.triumph.errors import TriumphError
 
 FRENCH = "french"
@@ -57,7 +58,8 @@ class Face:
         """The block one strength lower (a Guard block becomes line infantry), or None if gone."""
         if self.strength <= 1:
             return None
-        return Face(self.type, self.strength - 1, False)
+        return Face(self.type, self.strength - 1,
+                    self.guard and not readings.GUARD_BECOMES_LINE_AFTER_LOSS)
 
     def __str__(self) -> str:
         short = {"infantry": "Inf", "cavalry": "Cav", "artillery": "Art"}[self.type]

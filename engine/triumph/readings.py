@@ -55,6 +55,9 @@ ARTILLERY_LOSSES_MORALE_FLOOR = 1
 # repulse; an artillery-led attack closes it too, whoever wins (nobody moves either way).
 CLOSE_APPROACH_AFTER_ARTILLERY_ATTACK = True
 
+# 1.9 step 10 (L, open question 8): a Guard block that loses a step becomes line infantry.
+GUARD_BECOMES_LINE_AFTER_LOSS = True
+
 # 1.16 (M): a face revealed to the opponent is forgotten at the end of the player turn unless its
 # block stands alone in its position and corps.
 LONE_BLOCKS_STAY_KNOWN = True

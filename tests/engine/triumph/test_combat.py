@@ -103,3 +103,9 @@ def test_step10_even_spread_over_two_leaders() -> None:
     # points beyond both leaders pass on to the next group
     assert even_spread(6, [2, 2]) == ([2, 2], 2, False)
     assert even_spread(2, [3]) == ([2], 0, False)
+
+
+def test_a_guard_block_that_loses_a_step_becomes_line_infantry() -> None:
+    # 1.9 step 10 (L): the replacement block of a Gd-3 is a line Inf-2.
+    assert Face("infantry", 3, True).reduced() == Face("infantry", 2, False)
+    assert Face("cavalry", 1).reduced() is None

@@ -6,7 +6,11 @@ import json
 from pathlib import Path
 
 from engine.triumph.records import check_triumph_record
-from firmware_bridge.check_command import main
+
+try:  # the command's module moves to firmware_bridge/cli/check.py on main
+    from firmware_bridge.cli.check import main
+except ImportError:
+    from firmware_bridge.check_command import main
 from tests.engine.triumph.test_records import EXAMPLE
 
 

@@ -9,6 +9,7 @@ import sys
 from engine.formats import record_data
 from engine.gravon import GravonError
 from engine.records import RecordError, check_record
+from engine.triumph.records import GAME_NAME, check_triumph_record
 
 
 def main(argv: list[str]) -> int:
@@ -29,7 +30,9 @@ def main(argv: list[str]) -> int:
         print(f"arbiter check: {args.record} is not UTF-8 text", file=sys.stderr)
         return 2
     try:
-        verdict = check_record(record_data(text))
+        data = record_data(text)
+        is_triumph = isinstance(data, dict) and data.get("game") == GAME_NAME
+        verdict = check_triumph_record(data) if is_triumph else check_record(data)
     except (json.JSONDecodeError, RecursionError) as error:
         print(f"arbiter check: not JSON: {error}", file=sys.stderr)
         return 2

@@ -1,0 +1,63 @@
+"""Every ruling the rule sources leave unsure (marked M, L or ambiguous), kept in one place.
+
+Each constant names the reading we implement; docs/rules/triumph.md gives the alternative and
+the source. Change a ruling here, not in the rules code.
+"""
+
+from __future__ import annotations
+
+# 1.9 step 2 (M): defenders blocking the defence approach must defend, and are exactly the
+# defending pieces; the engine records that defence itself and asks the defender nothing.
+BLOCKERS_DEFEND_AUTOMATICALLY = True
+
+# 1.9 step 6 (M): the infantry and symbol penalties apply only against blocking defenders.
+PENALTIES_ONLY_AGAINST_BLOCKERS = True
+
+# 1.9 step 7 (M): infantry may counter-attack only when the attacker wins on the initial result.
+INFANTRY_COUNTER_ONLY_WHEN_ATTACKER_WINNING = True
+
+# 1.9 step 7 (L): two counter-attackers must share a corps; two detached units may not pair.
+DETACHED_COUNTER_ATTACKERS_MAY_PAIR = False
+
+# 1.9 step 9 (M): a tie goes to blocking defenders, else to the side naming more units, else
+# to the French.
+TIE_TO_FRENCH = True
+
+# 1.9 step 10 (L): each artillery defence leader lowers the defender's loss points by one, and
+# artillery defence leaders take no loss points.
+ARTILLERY_DEFENCE_LEADERS_REDUCE_LOSSES = True
+
+# 1.9 step 10 (L): loss points beyond what the named pieces can absorb are ignored.
+EXCESS_LOSS_POINTS_IGNORED = True
+
+# 1.9 step 10 (L): the defender, as owner, picks which of two unequal counter-attackers takes an
+# odd loss point (the rule names who picks only for leaders).
+COUNTER_ATTACK_ODD_POINT_BY_OWNER = True
+
+# 1.9 step 11 (L, open question 5): repulsed attackers stay in the position they attacked from
+# (TT moves attackers from the approach back to the reserve).
+REPULSED_ATTACKERS_STAY = True
+
+# 1.7 (L): the commands combined in one attack must all start from the same position.
+ATTACK_ORDERS_SAME_POSITION = True
+
+# 1.10 (L, open question 1): defending pieces named in this attack lose nothing more when they
+# retreat (SEED (8) could be read as "units that took no combat loss lose steps too").
+NAMED_DEFENDERS_SPARED_IN_RETREAT = True
+
+# 1.10 (M): only units that retreated after combat are barred from defending again this turn.
+BAR_ONLY_AFTER_COMBAT_RETREAT = True
+
+# 1.11 (L): losses in an artillery-led attack cannot bring an army below 1 morale.
+ARTILLERY_LOSSES_MORALE_FLOOR = 1
+
+# 1.9 step 3 / 11 (M): the attack approach is closed for the rest of the turn after a feint or a
+# repulse; an artillery-led attack closes it too, whoever wins (nobody moves either way).
+CLOSE_APPROACH_AFTER_ARTILLERY_ATTACK = True
+
+# 1.9 step 10 (L, open question 8): a Guard block that loses a step becomes line infantry.
+GUARD_BECOMES_LINE_AFTER_LOSS = True
+
+# 1.16 (M): a face revealed to the opponent is forgotten at the end of the player turn unless its
+# block stands alone in its position and corps.
+LONE_BLOCKS_STAY_KNOWN = True

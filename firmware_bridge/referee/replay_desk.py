@@ -261,3 +261,16 @@ def replay_square_names(steps: list[dict[str, Any]]) -> list[str]:
             if key in step and step[key] not in names:
                 names.append(Square.parse(step[key]).name)
     return names
+
+
+def load_replay(referee: Any, text: str, name: str = "") -> bool:
+    """Load a game file on a referee (`arbiter referee --replay`, the demo); False when the
+    journal already has this very file on the board (a restart keeps its ply)."""
+    with referee._lock:  # the referee's own lock: its board and command threads may be running
+        desk: ReplayDesk = referee.replay
+        if desk.active and desk.mode is not None and desk.mode.text == text:
+            return False
+        desk.load(text, name)
+        if referee.started_at:
+            referee.republish()
+        return True

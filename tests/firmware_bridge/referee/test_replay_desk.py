@@ -147,3 +147,19 @@ def test_the_board_check_names_the_pieces_and_a_board_of_another_size_is_refused
     assert check is not None and not check["matches"] and check["reason"] == "setup"
     assert check["steps"][0] == "take the piece off e5"
     assert "put the red flag on a1" in check["steps"]
+
+
+def test_the_command_line_replay_is_kept_at_its_ply_over_a_restart(tmp_path):
+    from firmware_bridge.referee.replay_desk import load_replay
+    from firmware_bridge.referee.service import Referee, RefereeSettings
+
+    settings = RefereeSettings("b", tmp_path / "j.db", "mqtt://127.0.0.1:1")
+    referee = Referee(settings)
+    assert load_replay(referee, RAID, "raid.xml")
+    referee.replay.step("jump", 7)
+    referee.stop()
+    again = Referee(settings)
+    assert not load_replay(again, RAID, "raid.xml"), "the same file: the journal's replay goes on"
+    assert again.replay.mode is not None and again.replay.mode.ply == 7
+    assert load_replay(again, SHUTTLE, "shuttle.json") and again.replay.mode.ply == 0
+    again.stop()

@@ -96,6 +96,7 @@ class ContractTranslator:
             self.deliver("volcanoes", {"squares": state["volcanoes"],
                                        "instructions": steps if isinstance(steps, list) else []})
         self.board_check = state.get("board_check")
+        self.deliver("replay", {"replay": state.get("replay")})  # a recorded game on the board
         # The referee sends a board check only while a board (sensors) is attached.
         self.deliver("connection", {"board": "online" if self.board_check is not None else "offline"})
         if self.seat is None:

@@ -165,6 +165,8 @@ class SeatLink(_NetworkLink):
             client.offer_takeback()
         elif command == "takeback_answer":
             (client.accept_takeback if payload.get("accept") else client.decline_takeback)()
+        elif command.startswith("replay_"):  # replay_load, replay_step, replay_play_on, replay_stop
+            client.command(command, **payload)
 
 
 class DisplayLink(_NetworkLink):

@@ -137,6 +137,8 @@ class ReplayMode:
         if self.replay.next_move() is None:
             raise ReplayError(f"the replay is at its end (ply {self.ply})")
         self.on_ply(self.ply + 1)
+        if not self.has_board:
+            self.placed = True  # without sensors, stepping on says the pieces are set up
         events = self.replay.forward()
         self.game.push(self.replay.moves[self.ply - 1])
         self.last_events = events
@@ -167,7 +169,9 @@ class ReplayMode:
             self.game.pop()
         while self.game.ply < ply:
             self.game.push(self.replay.moves[self.game.ply])
-        self.placed, self.wrong_move, self.undo, self.last_battles = False, None, None, []
+        # Without sensors nobody can check the board: the family sets the position by hand.
+        self.placed = not self.has_board
+        self.wrong_move, self.undo, self.last_battles = None, None, []
         self._sync()
 
     def play_on(self) -> Game:

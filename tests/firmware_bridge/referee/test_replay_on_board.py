@@ -52,18 +52,21 @@ def test_a_whole_gravon_game_replays_through_the_simulated_board_with_faults(nam
     assert mode.game.result is not None and mode.game.result.reason == "flag-captured"
 
 
-def test_a_wrong_move_on_the_board_is_guided_back_and_the_replay_waits():
+@pytest.mark.parametrize(("wrong", "why"), [
+    ("g4-f4", "a legal move, but not the game's"),
+    ("g4-g5", "a move the rules refuse (into a lake)"),
+])
+def test_a_wrong_move_on_the_board_is_guided_back_and_the_replay_waits(wrong, why):
     mode = ReplayMode(RAID)
     table = ReplayTable(mode, seed=5)
     assert table.settle()
     expected = next_move(mode)  # a4-a6, the red scout
-    wrong = Move.parse("g4-g5")  # the red marshal steps out instead
-    table.hands.play(mode.game, wrong)
-    assert table.run(5.0, lambda: mode.wrong_move is not None)
-    assert mode.ply == 0 and mode.wrong_move == wrong, "a move that is not the game's is not taken"
-    steps = mode.steps()
-    assert steps[0] == {"action": "put_back", "square": "g5", "to": "g4", "color": "red",
-                        "kind": "marshal"}
+    table.hands.play(mode.game, Move.parse(wrong))  # the red marshal steps out instead
+    assert table.run(5.0, lambda: mode.wrong_move is not None), why
+    assert mode.ply == 0 and str(mode.wrong_move) == wrong, "a move that is not the game's is not taken"
+    origin, target = wrong.split("-")
+    assert mode.steps()[0] == {"action": "put_back", "square": target, "to": origin,
+                               "color": "red", "kind": "marshal"}
     assert table.settle()
     assert mode.wrong_move is None and next_move(mode) == expected, "then the game's move again"
     assert table.play(expected) and mode.ply == 1

@@ -90,8 +90,11 @@ def test_a_crash_keeps_the_replay_its_ply_and_the_answered_commands(tmp_path):
     desk.execute("red", command("red", 1, "replay_load", text=RAID, name="raid.xml"))
     for counter, step in enumerate(("forward", "forward", "forward", "back"), start=2):
         desk.execute("red", command("red", counter, "replay_step", step=step))
-    desk.execute("red", command("red", 6, "replay_step", step="jump", ply=12))
     desk.session.journal.close()  # the process dies here
+    desk = desk_at(tmp_path / "j.db")
+    assert desk.mode is not None and desk.mode.ply == 2, "every step is journalled"
+    desk.execute("red", command("red", 6, "replay_step", step="jump", ply=12))
+    desk.session.journal.close()  # and dies again
     again = desk_at(tmp_path / "j.db")
     assert again.active and again.mode is not None
     assert (again.mode.ply, again.mode.phase) == (12, "placing"), "the board is checked again"

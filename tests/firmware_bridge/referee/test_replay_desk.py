@@ -88,20 +88,20 @@ def test_steps_from_a_tablet_are_carried_out_once_and_a_resent_one_is_answered_a
 def test_a_crash_keeps_the_replay_its_ply_and_the_answered_commands(tmp_path):
     desk = desk_at(tmp_path / "j.db")
     desk.execute("red", command("red", 1, "replay_load", text=RAID, name="raid.xml"))
-    for counter, step in enumerate(("forward", "forward", "forward", "back"), start=2):
+    for counter, step in enumerate(("forward", "forward", "back", "forward", "forward"), start=2):
         desk.execute("red", command("red", counter, "replay_step", step=step))
     desk.session.journal.close()  # the process dies here
     desk = desk_at(tmp_path / "j.db")
-    assert desk.mode is not None and desk.mode.ply == 2, "every step is journalled"
-    desk.execute("red", command("red", 6, "replay_step", step="jump", ply=12))
+    assert desk.mode is not None and desk.mode.ply == 3, "every step is journalled"
+    desk.execute("red", command("red", 7, "replay_step", step="jump", ply=12))
     desk.session.journal.close()  # and dies again
     again = desk_at(tmp_path / "j.db")
     assert again.active and again.mode is not None
     assert (again.mode.ply, again.mode.phase) == (12, "placing"), "the board is checked again"
     assert again.session.game_id == desk.session.game_id
-    resent, _ = again.execute("red", command("red", 6, "replay_step", step="jump", ply=12))
+    resent, _ = again.execute("red", command("red", 7, "replay_step", step="jump", ply=12))
     assert resent["duplicate"]
-    again.execute("red", command("red", 7, "replay_stop"))
+    again.execute("red", command("red", 8, "replay_stop"))
     assert not again.active
     again.session.journal.close()
     assert not desk_at(tmp_path / "j.db").active, "a stopped replay stays stopped"

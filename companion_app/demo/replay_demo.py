@@ -78,8 +78,12 @@ class ReplayHands:
                 break
             self.say(replay_lines(self.tr, replay)[-1])
             self.hand_move(Square.parse(step["square"]), Square.parse(step["to"]))
-            ply = replay["ply"]
-            replay = self.wait(lambda r, p=ply: r.get("ply") == p + 1, f"move {ply + 1}")
+            ply: int = replay["ply"]
+
+            def stepped_on(r: dict, p: int = ply) -> bool:
+                return r.get("ply") == p + 1
+
+            replay = self.wait(stepped_on, f"move {ply + 1}")
             for line in battle_lines(self.tr, replay):
                 self.say("     " + line)
             self.follow_steps(replay)

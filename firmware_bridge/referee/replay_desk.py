@@ -82,7 +82,7 @@ class ReplayDesk:
     def load(self, text: str, name: str = "") -> ReplayMode:
         """Load a game file's text and begin a replay of it (a new game in the session)."""
         if self.session.phase == "playing":
-            raise CommandError("wrong-phase", "a game is being played: finish it before a replay")
+            raise ReplayError("a game is being played: finish it before a replay", "wrong-phase")
         loaded = read_game(text)  # refused here, before anything changes
         variant = loaded.record.variant_rules()
         if self.board_size is not None and self.board_size != (variant.width, variant.height):

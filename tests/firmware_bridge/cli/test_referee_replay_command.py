@@ -57,3 +57,16 @@ def test_a_missing_file_is_refused_before_anything_starts(tmp_path):
     _, error = process.communicate(timeout=30)
     assert process.returncode == 2 and "cannot read the game file" in error
     assert not (tmp_path / "j.db").exists(), "nothing was started"
+
+
+def test_no_replay_over_a_game_being_played(tmp_path):
+    from tests.firmware_bridge.referee.test_crash_recovery_board import prepared_journal
+
+    session = prepared_journal(tmp_path / "j.db")  # both setups in: the game is on
+    assert session.phase == "playing"
+    session.journal.close()
+    config = write_config(tmp_path / "r.toml", "cli-replay", "mqtt://127.0.0.1:1", tmp_path / "j.db")
+    process = referee(config, RAID)
+    _, error = process.communicate(timeout=30)
+    assert process.returncode == 2
+    assert "cannot replay" in error and "a game is being played" in error

@@ -12,7 +12,7 @@ from firmware_bridge.board.snapshots import StableBoard
 from firmware_bridge.referee.journal import Journal
 from firmware_bridge.referee.replay_desk import ReplayDesk, describe
 from firmware_bridge.referee.replay_mode import ReplayError
-from firmware_bridge.referee.session import CommandError, Session
+from firmware_bridge.referee.session import Session
 
 DATA = Path(__file__).parents[2] / "engine" / "data"
 RAID = (DATA / "gravon_barrage_marshal_raid.xml").read_text()
@@ -132,7 +132,7 @@ def test_no_replay_while_a_game_is_played_and_none_past_the_end(tmp_path):
     with pytest.raises(ReplayError, match="at its end"):
         desk.step("forward")
     desk.play_on()
-    with pytest.raises(CommandError) as refused:
+    with pytest.raises(ReplayError) as refused:
         desk.load(RAID)
     assert refused.value.code == "wrong-phase"
     with pytest.raises(ReplayError, match="no replay"):

@@ -265,10 +265,11 @@ def replay_square_names(steps: list[dict[str, Any]]) -> list[str]:
 
 def load_replay(referee: Any, text: str, name: str = "") -> bool:
     """Load a game file on a referee (`arbiter referee --replay`, the demo); False when the
-    journal already has this very file on the board (a restart keeps its ply)."""
+    journal's current game already is this very file's replay (a restart keeps its ply, or the
+    game played on from it)."""
     with referee._lock:  # the referee's own lock: its board and command threads may be running
         desk: ReplayDesk = referee.replay
-        if desk.active and desk.mode is not None and desk.mode.text == text:
+        if desk.mode is not None and desk.mode.text == text and desk.game_id == desk.session.game_id:
             return False
         desk.load(text, name)
         if referee.started_at:

@@ -165,4 +165,11 @@ def test_the_command_line_replay_is_kept_at_its_ply_over_a_restart(tmp_path):
     assert not load_replay(again, RAID, "raid.xml"), "the same file: the journal's replay goes on"
     assert again.replay.mode is not None and again.replay.mode.ply == 7
     assert load_replay(again, SHUTTLE, "shuttle.json") and again.replay.mode.ply == 0
+    again.replay.step("jump", 6)
+    again.replay.play_on()
     again.stop()
+    third = Referee(settings)
+    assert not load_replay(third, SHUTTLE, "shuttle.json"), "the game played on from it goes on"
+    assert third.session.phase == "playing" and third.session.game is not None
+    assert third.session.game.ply == 6
+    third.stop()

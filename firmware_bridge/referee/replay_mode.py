@@ -113,6 +113,7 @@ class ReplayMode:
         self.undo: StepBack | None = None  # what the last `back` asked to put back
         self.last_battles: list[dict[str, str]] = []  # the battles of the last move stepped forward
         self.last_events: list = []  # the engine's events of that move (who to take off the board)
+        self.ahead: list[dict[str, Any]] = []  # moves stepped to, not yet made on the board
 
     # -- the game -------------------------------------------------------------------------------
     @property
@@ -132,11 +133,15 @@ class ReplayMode:
             return "placing"
         return "end" if self.replay.next_move() is None else "replaying"
 
-    def forward(self) -> list:
-        """Step to the next move of the game (the players then make it on the board)."""
-        if self.replay.next_move() is None:
+    def forward(self, on_board: bool = False) -> list:
+        """Step to the next move of the game; on_board: it was just made on the board (else the
+        players are asked to make it)."""
+        next_move = self.replay.next_move()
+        if next_move is None:
             raise ReplayError(f"the replay is at its end (ply {self.ply})")
         self.on_ply(self.ply + 1)
+        if not on_board and self.has_board:
+            self.ahead.append(next_move_step(next_move))
         if not self.has_board:
             self.placed = True  # without sensors, stepping on says the pieces are set up
         events = self.replay.forward()
@@ -155,7 +160,11 @@ class ReplayMode:
         self.on_ply(self.ply - 1)
         undo = self.replay.back()
         self.game.pop()
-        self.wrong_move, self.undo, self.last_battles = None, undo, []
+        if self.ahead:  # a move stepped to but never made on the board: nothing to put back
+            self.ahead.pop()
+            self.wrong_move, self.last_battles = None, []
+        else:
+            self.wrong_move, self.undo, self.last_battles = None, undo, []
         self._sync()
         return undo
 
@@ -171,7 +180,7 @@ class ReplayMode:
             self.game.push(self.replay.moves[self.game.ply])
         # Without sensors nobody can check the board: the family sets the position by hand.
         self.placed = not self.has_board
-        self.wrong_move, self.undo, self.last_battles = None, None, []
+        self.wrong_move, self.undo, self.last_battles, self.ahead = None, None, [], []
         self._sync()
 
     def play_on(self) -> Game:
@@ -195,13 +204,13 @@ class ReplayMode:
             if isinstance(observation, MoveMade):
                 expected = self.replay.next_move()
                 if self.placed and expected is not None and observation.move == expected.move:
-                    self.forward()
+                    self.forward(on_board=True)
                 else:
                     self.wrong_move = observation.move  # guided back until the board matches
             elif isinstance(observation, IllegalAttempt):
                 self.wrong_move = observation.move
             elif isinstance(observation, BoardMatches):
-                self.placed, self.wrong_move, self.undo = True, None, None
+                self.placed, self.wrong_move, self.undo, self.ahead = True, None, None, []
         return bool(observations)
 
     def mismatch(self) -> BoardMismatch | None:
@@ -248,7 +257,9 @@ class ReplayMode:
     def _fix_steps(self, mismatch: BoardMismatch,
                    position: dict[Square, tuple[Color, str]]) -> list[dict[str, Any]]:
         steps: list[dict[str, Any]] = []
-        if self.undo is not None:
+        if self.ahead:  # `forward` ran ahead of the board: make those moves
+            steps = list(self.ahead)
+        elif self.undo is not None:
             steps = self._undo_steps(position)
         elif self.wrong_move is not None:
             # Occupancy sensors cannot tell an attack's two pieces apart: say which goes where.

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Move
+from engine import Move, Square
 from firmware_bridge.referee.replay_mode import ReplayMode
 from hardware.sim.hands import ALL_FAULTS
 from tests.firmware_bridge.referee.replay_table import ReplayTable
@@ -99,3 +99,23 @@ def test_a_jump_guides_the_board_to_the_position_at_that_ply():
         == {s.name for s in board_squares - expected}
     assert table.settle() and mode.phase == "replaying" and mode.ply == 12
     assert table.board.occupied() == frozenset(expected)
+
+
+def test_forward_ahead_of_the_board_asks_for_the_moves_and_back_undoes_one_never_made():
+    mode = ReplayMode(RAID)
+    table = ReplayTable(mode, seed=11)
+    assert table.settle()
+    mode.jump(2)  # after the scouts' battle on a6
+    assert table.settle() and mode.phase == "replaying"
+    mode.forward()
+    mode.forward()
+    mode.forward()
+    assert [s["ply"] for s in mode.steps()] == [3, 4, 5], "the moves to make, in order"
+    mode.back()  # the spy's attack was never made on the board: nothing to put back
+    assert [(s["action"], s["square"], s["to"]) for s in mode.steps()] == [
+        ("move", "e4", "e5"), ("move", "e7", "e6")]
+    table.board.move(Square.parse("e4"), Square.parse("e5"))
+    table.run(0.5)
+    table.board.move(Square.parse("e7"), Square.parse("e6"))
+    assert table.run(3.0, table.matches) and mode.ply == 4
+    assert mode.steps()[0]["action"] == "move" and mode.steps()[0]["ply"] == 5

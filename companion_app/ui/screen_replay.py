@@ -189,7 +189,8 @@ class ReplayScreen(BoardScreen):
         except ValueError:
             variant = get_variant("classic")
         self.board.show(width=variant.width, height=variant.height,
-                        blocked=[s.name for s in variant.lakes], volcanoes=(),
+                        blocked=[s.name for s in variant.lakes],
+                        volcanoes=replay.get("volcanoes") or (),
                         pieces=[{"square": square, "color": piece[0], "kind": piece[1]}
                                 for square, piece in (replay.get("position") or {}).items()],
                         highlights=replay_marks(replay))

@@ -307,6 +307,7 @@ class ReplayMode:
         return {
             "phase": self.phase, "ply": self.ply, "length": self.replay.length,
             "moves": len(self.record.moves), "variant": self.record.variant,
+            "volcanoes": [square.name for square in self.game.volcanoes],
             "to_move": self.replay.to_move().value,
             "next": next_move_step(next_move) if next_move else None,
             "steps": self.steps(),

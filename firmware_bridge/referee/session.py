@@ -312,7 +312,8 @@ class Session:
                             self.game.ply).to_dict()
 
     def new_game(self, variant: str | None = None, time_control: TimeControl | None = None,
-                 moves_per_turn: int | None = None) -> None:
+                 moves_per_turn: int | None = None,
+                 volcanoes: tuple[Square, ...] | None = None) -> None:
         """Journal and begin a new game in the setup phase (seats stay paired).
 
         moves_per_turn: 1 for Espionage's one-move option; None for the referee's default.
@@ -324,7 +325,8 @@ class Session:
         if moves_per_turn is None and name == self.default_variant:
             moves_per_turn = self.default_moves_per_turn
         rules = game_variant(name, moves_per_turn)
-        volcanoes = place_volcanoes(rules, self.rng)
+        if volcanoes is None:  # a replayed game brings its own (replay_desk.py)
+            volcanoes = place_volcanoes(rules, self.rng)
         payload = {"variant": name, "moves_per_turn": rules.moves_per_turn,
                    "volcanoes": [s.name for s in volcanoes], "time_control": control.to_dict()}
         game_id = uuid.uuid4().hex[:16]

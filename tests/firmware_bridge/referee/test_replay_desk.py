@@ -173,3 +173,24 @@ def test_the_command_line_replay_is_kept_at_its_ply_over_a_restart(tmp_path):
     assert third.session.phase == "playing" and third.session.game is not None
     assert third.session.game.ply == 6
     third.stop()
+
+
+def test_an_espionage_game_brings_its_own_volcanoes(tmp_path):
+    import random
+
+    from engine import Color, Game, get_variant, place_volcanoes, random_setup
+    from engine.records import GameRecord
+
+    rng = random.Random(4)
+    variant = get_variant("espionage")
+    game = Game.from_setup(variant, random_setup(variant, Color.RED, rng),
+                           random_setup(variant, Color.BLUE, rng),
+                           volcanoes=place_volcanoes(variant, rng))
+    for _ in range(6):
+        game.push(rng.choice(game.legal_moves()))
+    desk = desk_at(tmp_path / "j.db")
+    desk.load(json.dumps(GameRecord.from_game(game).to_dict()), "espionage.json")
+    assert desk.session.volcanoes == game.volcanoes, "the table's markers are the game's"
+    public = desk.public()
+    assert public is not None and public["volcanoes"] == [s.name for s in game.volcanoes]
+    assert public["length"] == 6

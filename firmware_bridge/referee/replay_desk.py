@@ -93,7 +93,9 @@ class ReplayDesk:
             game_variant(loaded.record.variant, loaded.record.moves_per_turn)
         except ValueError as error:
             raise ReplayError(str(error)) from None
-        self.session.new_game(loaded.record.variant, moves_per_turn=loaded.record.moves_per_turn)
+        volcanoes = tuple(loaded.record.volcanoes) if loaded.record.volcanoes is not None else None
+        self.session.new_game(loaded.record.variant, moves_per_turn=loaded.record.moves_per_turn,
+                              volcanoes=volcanoes)
         self._write("replay_load", {"text": text, "name": name[:120]})
         self._start(text, name, 0)
         assert self.mode is not None

@@ -119,6 +119,9 @@ class BoardWindow(BoxLayout):
         if game is not None:
             for square, piece in game.pieces():
                 colors[square.name] = piece.color.value
+        replay = referee.replay.public() if referee else None
+        if replay is not None:  # a recorded game on the board: its pieces' colours are public
+            colors.update({name: piece[0] for name, piece in replay["position"].items()})
         tokens = system.board.tokens()
         pieces = []
         for square, tag in tokens.items():
@@ -132,7 +135,8 @@ class BoardWindow(BoxLayout):
                         blocked=[s.name for s in variant.lakes], pieces=pieces, highlights=marks)
         self.status.text = self._status_text()
         setups = referee.session.setups if referee else {}
-        self.place_button.disabled = not setups or game is not None and game.ply > 0
+        self.place_button.disabled = (not setups or game is not None and game.ply > 0) and not (
+            replay is not None and replay["phase"] == "placing")
 
     def _status_text(self) -> str:
         referee = self.system.referee

@@ -23,6 +23,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en")
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--display", action="store_true", help="also open the referee display")
+    parser.add_argument("--replay", metavar="FILE",
+                        help="replay a recorded game (JSON record, Gravon XML or GSN) on the board")
     parser.add_argument("--quit-after", type=float, default=0, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
@@ -34,6 +36,10 @@ def main(argv: list[str] | None = None) -> int:
         if not args.headless:
             print("arbiter demo: no display found (DISPLAY is not set), so the app windows cannot "
                   "open. Playing a scripted game through the real referee instead.")
+        if args.replay:
+            from companion_app.demo.replay_demo import play_replay_headless
+
+            return play_replay_headless(args.replay, plies=args.plies, language=args.lang)
         from companion_app.demo.headless import play_headless
 
         return play_headless(plies=args.plies, seed=args.seed, language=args.lang)

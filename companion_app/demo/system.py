@@ -85,6 +85,12 @@ class DemoSystem:
     def place_setups(self) -> None:
         """Put every submitted setup's pieces on the board (what the players do by hand)."""
         assert self.referee is not None
+        replay = self.referee.replay.public()  # a recorded game: its position, everything public
+        if replay is not None:
+            for name, (color, _kind) in replay["position"].items():
+                if Square.parse(name) not in self.board.occupied():
+                    self.colors[self.board.place(Square.parse(name))] = color
+            return
         for color, setup in self.referee.session.setups.items():
             for square in setup:
                 sq = square if isinstance(square, Square) else Square.parse(square)

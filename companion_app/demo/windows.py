@@ -41,8 +41,17 @@ def run_windows(args: argparse.Namespace) -> int:
 
     from companion_app.demo.board_window import BoardWindow
 
-    system = DemoSystem(args.variant)
+    replay = None
+    if getattr(args, "replay", None):  # a recorded game: the board takes its variant
+        from companion_app.demo.replay_demo import read_replay_file, start_replay
+
+        replay = read_replay_file(args.replay)
+    system = DemoSystem(replay[1] if replay else args.variant)
     system.start()
+    if replay:
+        start_replay(system, replay[0], Path(args.replay).name)
+        print(f"arbiter demo: replaying {args.replay}: put both setups on the board, then make "
+              "the moves the tablets show.")
     folder = Path(tempfile.mkdtemp(prefix="arbiter-demo-tablets-"))
     left = BOARD_SIZE[0]
     children = [

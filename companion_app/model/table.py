@@ -90,6 +90,8 @@ class TableState:
     history: dict[int, dict[str, Any]] = field(default_factory=dict)  # ply -> view seen
     kinds_by_id: dict[int, tuple[str, str]] = field(default_factory=dict)
     revision: int = 0
+    replay: dict[str, Any] | None = None  # the recorded game replayed on the board (public)
+    replay_open: bool = False  # the replay panel is open (to load a game file)
 
     def apply(self, kind: str, payload: dict[str, Any]) -> None:
         """Take one message from the link; unknown kinds are ignored (newer referee)."""
@@ -242,6 +244,12 @@ class TableState:
     def _on_fingerprints(self, payload: dict[str, Any]) -> None:
         self.fingerprints = {seat: str(print_) for seat, print_ in payload.items() if print_}
 
+    def _on_replay(self, payload: dict[str, Any]) -> None:
+        replay = payload.get("replay")
+        self.replay = replay if isinstance(replay, dict) else None
+        if self.replay is not None:  # the panel follows the replay from now on (play on closes it)
+            self.replay_open = False
+
     def _on_notice(self, payload: dict[str, Any]) -> None:
         # A notice the app knows is kept untranslated (the screen translates it); others verbatim.
         self.notice = payload.get("known") or payload.get("text")
@@ -250,7 +258,8 @@ class TableState:
         """Another game began at this table: forget everything of the last one but the seat."""
         fresh = TableState(seat=self.seat, board_name=self.board_name, variant=self.variant,
                            connection=dict(self.connection), clocks={}, phase=self.phase,
-                           my_fingerprint=self.my_fingerprint, fingerprints=dict(self.fingerprints))
+                           my_fingerprint=self.my_fingerprint, fingerprints=dict(self.fingerprints),
+                           replay=self.replay, replay_open=self.replay_open)  # a replay begins a game
         self.__dict__.update(fresh.__dict__)
 
     def _on_board_state(self, payload: dict[str, Any]) -> None:

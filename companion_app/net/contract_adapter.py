@@ -27,7 +27,8 @@ REPLY_NOTICES = {
 RENAMED = {"draw_offer": "offer_draw", "takeback_request": "offer_takeback"}
 ANSWERS = {"draw_answer": ("accept_draw", "decline_draw"),
            "takeback_answer": ("accept_takeback", "decline_takeback")}
-ARGUMENTS = {"move": ("move",), "setup": ("setup",), "new_game": ("moves_per_turn",)}
+ARGUMENTS = {"move": ("move",), "setup": ("setup",), "new_game": ("moves_per_turn",),
+             "replay_load": ("text", "name"), "replay_step": ("step", "ply")}
 
 
 def contract_command(command: str, payload: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
@@ -116,6 +117,7 @@ class ContractTranslator:
             self.deliver("volcanoes", {"squares": state["volcanoes"],
                                        "plan": plan if isinstance(plan, list) else []})
         self.board_check = state.get("board_check")
+        self.deliver("replay", {"replay": state.get("replay")})  # a recorded game on the board
         # The referee sends a board check only while a board (sensors) is attached.
         self.deliver("connection", {"board": "online" if self.board_check is not None else "offline"})
         if self.seat is None:

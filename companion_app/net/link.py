@@ -14,7 +14,7 @@ from typing import Any
 Deliver = Callable[[str, dict[str, Any]], None]
 
 COMMANDS = ("pair", "setup", "draw_offer", "draw_answer", "resign", "takeback_request",
-            "takeback_answer", "resync")
+            "takeback_answer", "resync", "replay_load", "replay_step", "replay_play_on", "replay_stop")
 
 
 class Link:

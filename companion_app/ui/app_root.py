@@ -25,6 +25,7 @@ from companion_app.ui.overview import OverviewScreen
 from companion_app.ui.screen_connect import ConnectScreen, PairingScreen
 from companion_app.ui.screen_game import GameScreen
 from companion_app.ui.screen_over import OverScreen
+from companion_app.ui.screen_replay import ReplayScreen
 from companion_app.ui.screen_setup import PlacingScreen, SetupScreen
 from companion_app.ui.widgets import BACKGROUND, BigButton, FitLabel, paint_background
 
@@ -42,12 +43,14 @@ class TopBar(BoxLayout):
         self.root_app = root
         paint_background(self, (0.09, 0.1, 0.12, 1))
         self.title = FitLabel(font_size=sp(18), bold=True, halign="left", markup=True, size_hint_x=0.4)
-        self.status = FitLabel(font_size=sp(15), markup=True, size_hint_x=0.36, halign="left")
+        self.status = FitLabel(font_size=sp(15), markup=True, size_hint_x=0.24, halign="left")
+        self.replay = BigButton(size_hint_x=0.12, height=dp(48))  # a recorded game on the board
+        self.replay.bind(on_release=lambda *_: root.toggle_replay())
         self.language = BigButton(size_hint_x=0.12, height=dp(48))
         self.numbering = BigButton(size_hint_x=0.12, height=dp(48))
         self.language.bind(on_release=lambda *_: root.next_language())
         self.numbering.bind(on_release=lambda *_: root.toggle_numbering())
-        for w in (self.title, self.status, self.language, self.numbering):
+        for w in (self.title, self.status, self.replay, self.language, self.numbering):
             self.add_widget(w)
 
     def refresh(self, state: TableState) -> None:
@@ -66,6 +69,8 @@ class TopBar(BoxLayout):
         self.status.text = "  ".join(lights)
         self.language.text = tr.language.upper()
         self.numbering.text = "10…1" if tr.numbering == "new" else "1…10"
+        self.replay.text = tr("Replay")
+        self.replay.disabled = state.seat is None or state.phase not in ("setup", "placing", "over")
 
 
 class TabletRoot(BoxLayout):
@@ -94,7 +99,7 @@ class TabletRoot(BoxLayout):
         self.screens = ScreenManager(transition=NoTransition())
         self.screen_by_name = {}
         for cls in (ConnectScreen, PairingScreen, SetupScreen, PlacingScreen, GameScreen,
-                    OverScreen, DisplayScreen, OverviewScreen):
+                    OverScreen, DisplayScreen, OverviewScreen, ReplayScreen):
             screen = cls(self)
             self.screen_by_name[screen.name] = screen
             self.screens.add_widget(screen)
@@ -147,6 +152,11 @@ class TabletRoot(BoxLayout):
         self._refresh_trigger()
 
     # -- settings -----------------------------------------------------------------------------
+    def toggle_replay(self) -> None:
+        """Open or close the replay panel (it stays while a replay is on the board)."""
+        self.state.replay_open = not self.state.replay_open
+        self.refresh()
+
     def next_language(self) -> None:
         """Switch to the next language (EN, DE, BG)."""
         codes = list(LANGUAGES)
@@ -177,6 +187,8 @@ class TabletRoot(BoxLayout):
             return "connect"
         if state.phase == "overview":
             return "overview"
+        if self.link is not None and (state.replay is not None or state.replay_open):
+            return "replay"
         if state.seat is None:
             return "display"
         return state.phase if state.phase in self.screen_by_name else "connect"

@@ -9,7 +9,9 @@ import signal
 import sys
 import threading
 import time
+from pathlib import Path
 
+from engine.errors import ArbiterError
 from firmware_bridge.referee.config import ConfigError, RefereeConfig, load_config
 
 log = logging.getLogger("arbiter.referee")
@@ -44,6 +46,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
     parser.add_argument("--log-format", choices=("text", "json"))
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
+    parser.add_argument("--replay", metavar="FILE",
+                        help="replay a recorded game (JSON record, Gravon XML or GSN) on the board")
     return parser.parse_args(argv)
 
 
@@ -77,8 +81,10 @@ def setup_logging(config: RefereeConfig) -> None:
 
 def main(argv: list[str]) -> int:
     """Run the referee; 0 after a clean stop, 2 for a bad configuration."""
+    args = parse_args(argv)
     try:
-        config = build_config(parse_args(argv))
+        config = build_config(args)
+        replay_text = read_replay_file(args.replay)
     except ConfigError as error:
         print(f"arbiter referee: {error}", file=sys.stderr)
         return 2
@@ -102,6 +108,17 @@ def main(argv: list[str]) -> int:
     referee = Referee(settings)
     if config.board_input and config.profile:
         attach_profile(referee, config.profile)
+    if replay_text is not None:
+        from firmware_bridge.referee.replay_desk import load_replay
+
+        try:
+            load_replay(referee, replay_text, Path(args.replay).name)
+        except ArbiterError as error:
+            print(f"arbiter referee: cannot replay {args.replay}: {error.message}", file=sys.stderr)
+            referee.stop()
+            if embedded:
+                embedded.stop()
+            return 2
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
@@ -124,6 +141,16 @@ def main(argv: list[str]) -> int:
     if embedded:
         embedded.stop()
     return 0
+
+
+def read_replay_file(path: str | None) -> str | None:
+    """The text of the game file given with --replay (ConfigError when it cannot be read)."""
+    if path is None:
+        return None
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"cannot read the game file {path}: {error}") from None
 
 
 def attach_profile(referee, profile_name: str) -> None:

@@ -57,7 +57,8 @@ SQUARE_NAME = re.compile(r"^[a-z][1-9][0-9]?$")
 MOVE_TEXT = re.compile(r"^[a-z][1-9][0-9]?-[a-z][1-9][0-9]?$")
 
 COMMAND_TYPES = ("move", "setup", "resign", "offer_draw", "accept_draw", "decline_draw",
-                 "offer_takeback", "accept_takeback", "decline_takeback", "new_game")
+                 "offer_takeback", "accept_takeback", "decline_takeback", "new_game",
+                 "replay_load", "replay_step", "replay_play_on", "replay_stop")
 PHASES = ("setup", "playing", "over")
 
 # Error codes of a reply; the message beside them is for people.
@@ -75,7 +76,10 @@ ERROR_CODES = (
     "board-input",      # moves come from the physical board here
     "refused",          # pairing refused (seat taken, wrong code, ...)
     "invalid-option",   # a game option the variant does not have (moves_per_turn for classic)
+    "invalid-replay",   # a game file that cannot be replayed, a ply out of range, no replay on
 )
+# A game file sent with replay_load: also bounded by what fits one command envelope.
+MAX_REPLAY_TEXT = 200_000
 
 
 class ContractError(ArbiterError, ValueError):
@@ -284,6 +288,7 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
         "moves_per_turn": (INT, OPT, None),
         "volcanoes": (list, OPT, None),
         "volcano_markers": ((dict, type(None)), OPT, _with_plan),
+        "replay": ((dict, type(None)), OPT, None),  # the replay on the board (docs/mqtt.md)
         "at": ((int, float), OPT, None),
     },
     "events": {
@@ -383,10 +388,16 @@ COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
     "accept_takeback": {},
     "decline_takeback": {},
     "new_game": {},
+    "replay_load": {"text": (STR, _length(1, MAX_REPLAY_TEXT))},
+    "replay_step": {"step": (STR, _one_of("forward", "back", "jump"))},
+    "replay_play_on": {},
+    "replay_stop": {},
 }
 OPTIONAL_COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
     # Espionage's one-move option for the next game; omitted: the current game's setting.
     "new_game": {"moves_per_turn": (INT, _one_of(1, 2))},
+    "replay_load": {"name": (STR, _length(0, 120))},  # the file's name, shown to the players
+    "replay_step": {"ply": (INT, _non_negative)},  # where a jump goes
 }
 
 

@@ -27,6 +27,7 @@ from firmware_bridge.referee.board_input import BoardWatcher, SensorFeed
 from firmware_bridge.referee.clocks import TimeControl
 from firmware_bridge.referee.journal import Journal
 from firmware_bridge.referee.pairing import PairingDesk
+from firmware_bridge.referee.replay_desk import ReplayDesk
 from firmware_bridge.referee.session import CommandError, Ruling, Session
 
 log = logging.getLogger(__name__)
@@ -80,6 +81,7 @@ class Referee:
         self.occupancy: frozenset[str] | None = None  # latest stable board, None without a board
         self.online: dict[str, str] = {}  # client id -> role, from presence
         self.watcher = BoardWatcher(self._board_move, settings.volcano_markers_sensed)
+        self.replay = ReplayDesk(self.session, settings.volcano_markers_sensed)  # a famous game
         self.feed: SensorFeed | None = None
         self._last_check: dict | None = None
         self.last_board_ruling: tuple | None = None
@@ -179,6 +181,7 @@ class Referee:
         online = {seat for seat, record in self.session.seats.items() if record.client in self.online}
         state = self.session.public_state(self.settings.board, online, self.board_check(),
                                           self.settings.volcano_markers_sensed)
+        state["replay"] = self.replay.public()
         self.link.publish(self.topics.state, self._signed(self.topics.state, "state", state), retain=True)
         for seat in contract.SEATS:
             topic = self.topics.seat_state(seat)
@@ -282,13 +285,16 @@ class Referee:
                 command_id = given if isinstance(given, str) and 0 < len(given) <= 64 else "unknown"
                 self._reply(seat, reply_topic, contract.reply(command_id, False, error.code, str(error)))
                 return
+            executor = self.replay if self.replay.handles(command) else self.session
             try:
-                reply, rulings = self.session.execute(seat, command)
+                reply, rulings = executor.execute(seat, command)
             except CommandError as error:
                 reply, rulings = contract.reply(command["id"], False, error.code, str(error)), []
             self._publish_rulings(rulings)
-            if command["type"] == "new_game" and reply["ok"]:
+            if reply["ok"] and (command["type"] == "new_game" or executor is self.replay):
+                self._last_check = self.board_check()
                 self._publish_snapshots()
+                self._show_leds()
             self._reply(seat, reply_topic, reply)
 
     def _reply(self, seat: str, topic: str, reply: dict) -> None:
@@ -390,6 +396,8 @@ class Referee:
         """How the physical board differs from what the referee expects (None without a board)."""
         if self.occupancy is None:
             return None
+        if self.replay.active:
+            return self.replay.board_check()
         if self.session.game is not None:
             return self.watcher.check()
         # Setup phase: the submitted setups say where pieces belong (other squares stay empty),
@@ -413,6 +421,7 @@ class Referee:
             for challenge in self.desk.placed(self.occupancy):
                 self._grant(challenge)
             self.watcher.feed(stable, self.session.game)
+            self.replay.feed(stable)
             self._publish_if_board_changed()
 
     def on_board(self, occupied) -> None:
@@ -425,7 +434,7 @@ class Referee:
         """Called every few ms by the sensor feed: rulings that wait on time."""
         with self._lock:
             # Most polls change nothing: only then is the (costly) board check recomputed.
-            if self.watcher.poll(now, self.session.game):
+            if self.watcher.poll(now, self.session.game) | self.replay.poll(now):
                 self._publish_if_board_changed()
 
     @property
@@ -445,8 +454,9 @@ class Referee:
             return
         game, variant = self.session.game, self.session.variant
         try:
-            self.feed.source.show_leds(self.watcher.leds(variant.width, variant.height,
-                                                         game.last_move if game else None))
+            self.feed.source.show_leds(self.replay.leds(variant.width, variant.height)
+                                       or self.watcher.leds(variant.width, variant.height,
+                                                            game.last_move if game else None))
         except Exception:  # LEDs are a help, never a reason to stop refereeing
             log.debug("could not show LEDs", exc_info=True)
 

@@ -15,6 +15,7 @@ Journal entry kinds:
   takeback_offer / takeback_decline {seat} ruling     asking to take the last move back
   takeback {seat, move}                    ruling     the last move taken back (both agreed)
   end    {reason, seat}                    ruling     resignation, agreed draw, time
+  play_on {record, ply, to_move}           ruling     a replayed game goes on as a game here
   pair   {seat, key, client, name}                    a tablet's key was granted a seat
   reply  {seat, counter, id, reply}                   the answer to an authenticated command
 Every ruling's payload also holds ``clock``, the clock checkpoint after it.
@@ -47,9 +48,10 @@ from firmware_bridge.protocol import contract, crypto
 from firmware_bridge.referee.clocks import GameClock, TimeControl
 from firmware_bridge.referee.game_options import game_variant, volcano_markers
 from firmware_bridge.referee.journal import Journal
+from firmware_bridge.referee.replay_mode import game_from_play_on
 
 RULINGS = ("setup", "start", "move", "refusal", "offer", "decline", "end",
-           "takeback_offer", "takeback_decline", "takeback")
+           "takeback_offer", "takeback_decline", "takeback", "play_on")
 REPLY_CACHE = 64  # replies kept per seat for resent commands
 GENERIC_MOVEMENT_REFUSAL = "that piece cannot move there: put it back"
 
@@ -178,6 +180,8 @@ class Session:
         elif kind == "start":
             self.game = Game.from_setup(self.variant, self.setups["red"], self.setups["blue"],
                                         volcanoes=self.volcanoes)
+        elif kind == "play_on":  # a replayed game played on from its ply (replay_desk.py)
+            self.game = game_from_play_on(payload)
         elif kind == "move":
             assert self.game is not None
             events = self.game.push(Move.parse(payload["move"]))
@@ -241,6 +245,8 @@ class Session:
         turn ended with it."""
         if kind == "start":
             return "red", False
+        if kind == "play_on":
+            return payload["to_move"], False
         if kind == "end":
             return None, False
         if kind == "takeback" and self.game is not None:
@@ -280,6 +286,7 @@ class Session:
         else:
             simple = {"setup": {"type": "setup_ready", "color": seat},
                       "start": {"type": "game_start", "variant": self.variant.name},
+                      "play_on": {"type": "game_start", "variant": self.variant.name},
                       "offer": {"type": "draw_offer", "color": seat},
                       "decline": {"type": "draw_declined", "color": seat},
                       "takeback_offer": {"type": "takeback_offer", "color": seat},
@@ -307,7 +314,8 @@ class Session:
                             self.game.ply).to_dict()
 
     def new_game(self, variant: str | None = None, time_control: TimeControl | None = None,
-                 moves_per_turn: int | None = None) -> None:
+                 moves_per_turn: int | None = None,
+                 volcanoes: tuple[Square, ...] | None = None) -> None:
         """Journal and begin a new game in the setup phase (seats stay paired).
 
         moves_per_turn: 1 for Espionage's one-move option; None for the referee's default.
@@ -319,7 +327,8 @@ class Session:
         if moves_per_turn is None and name == self.default_variant:
             moves_per_turn = self.default_moves_per_turn
         rules = game_variant(name, moves_per_turn)
-        volcanoes = place_volcanoes(rules, self.rng)
+        if volcanoes is None:  # a replayed game brings its own (replay_desk.py)
+            volcanoes = place_volcanoes(rules, self.rng)
         payload = {"variant": name, "moves_per_turn": rules.moves_per_turn,
                    "volcanoes": [s.name for s in volcanoes], "time_control": control.to_dict()}
         game_id = uuid.uuid4().hex[:16]

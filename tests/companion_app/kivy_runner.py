@@ -116,10 +116,16 @@ class Driver(App):
 
 def main() -> None:
     name, out, *args = sys.argv[1:]
-    from tests.companion_app import scenarios, scenarios_espionage, scenarios_fit, scenarios_network
+    from tests.companion_app import (
+        scenarios,
+        scenarios_espionage,
+        scenarios_fit,
+        scenarios_network,
+        scenarios_replay,
+    )
 
-    scenario = next(getattr(module, name) for module in (scenarios, scenarios_network, scenarios_espionage, scenarios_fit)
-                    if hasattr(module, name))
+    modules = (scenarios, scenarios_network, scenarios_espionage, scenarios_fit, scenarios_replay)
+    scenario = next(getattr(module, name) for module in modules if hasattr(module, name))
     Driver(scenario, Path(out), args).run()
 
 

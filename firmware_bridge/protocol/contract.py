@@ -40,7 +40,9 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
+
+from firmware_bridge.protocol.vocabulary import Command, CommandPayload, Phase, ReplyPayload
 
 VERSION = 1
 ROOT = f"arbiter/v{VERSION}"
@@ -53,9 +55,8 @@ CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 SQUARE_NAME = re.compile(r"^[a-z][1-9][0-9]?$")
 MOVE_TEXT = re.compile(r"^[a-z][1-9][0-9]?-[a-z][1-9][0-9]?$")
 
-COMMAND_TYPES = ("move", "setup", "resign", "offer_draw", "accept_draw", "decline_draw",
-                 "offer_takeback", "accept_takeback", "decline_takeback", "new_game")
-PHASES = ("setup", "playing", "over")
+COMMAND_TYPES = tuple(c.value for c in Command)  # the names: firmware_bridge.protocol.vocabulary
+PHASES = tuple(p.value for p in Phase)
 
 # Error codes of a reply; the message beside them is for people.
 ERROR_CODES = (
@@ -364,20 +365,20 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
 
 # The arguments each command type takes (all required), then those it may take.
 COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
-    "move": {"move": (STR, _matches(MOVE_TEXT, "move like a4-a5"))},
-    "setup": {"setup": ((dict,), _setup_map)},
-    "resign": {},
-    "offer_draw": {},
-    "accept_draw": {},
-    "decline_draw": {},
-    "offer_takeback": {},
-    "accept_takeback": {},
-    "decline_takeback": {},
-    "new_game": {},
+    Command.MOVE: {"move": (STR, _matches(MOVE_TEXT, "move like a4-a5"))},
+    Command.SETUP: {"setup": ((dict,), _setup_map)},
+    Command.RESIGN: {},
+    Command.OFFER_DRAW: {},
+    Command.ACCEPT_DRAW: {},
+    Command.DECLINE_DRAW: {},
+    Command.OFFER_TAKEBACK: {},
+    Command.ACCEPT_TAKEBACK: {},
+    Command.DECLINE_TAKEBACK: {},
+    Command.NEW_GAME: {},
 }
 OPTIONAL_COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
     # Espionage's one-move option for the next game; omitted: the current game's setting.
-    "new_game": {"moves_per_turn": (INT, _one_of(1, 2))},
+    Command.NEW_GAME: {"moves_per_turn": (INT, _one_of(1, 2))},
 }
 
 
@@ -468,17 +469,19 @@ def decode(kind: str, raw: bytes | bytearray, limit: int = MAX_PUBLIC_PAYLOAD) -
     return validate(kind, payload)
 
 
-def command(seat: str, command_id: str, counter: int, command_type: str, **args: Any) -> dict:
-    """Build a validated command plaintext."""
-    return validate("command", {"v": VERSION, "id": command_id, "seat": seat, "counter": counter,
-                                "type": command_type, "args": args})
+def command(seat: str, command_id: str, counter: int, command_type: Command | str,
+            **args: Any) -> CommandPayload:
+    """Build a validated command plaintext (the type travels as its plain wire name)."""
+    return cast(CommandPayload, validate("command", {
+        "v": VERSION, "id": command_id, "seat": seat, "counter": counter,
+        "type": str(command_type), "args": args}))
 
 
 def reply(command_id: str, ok: bool, code: str | None = None, message: str = "",
-          seq: int | None = None, duplicate: bool = False) -> dict:
+          seq: int | None = None, duplicate: bool = False) -> ReplyPayload:
     """Build a validated reply plaintext."""
     payload: dict[str, Any] = {"v": VERSION, "id": command_id, "ok": ok, "code": code,
                                "message": message, "seq": seq}
     if duplicate:
         payload["duplicate"] = True
-    return validate("reply", payload)
+    return cast(ReplyPayload, validate("reply", payload))

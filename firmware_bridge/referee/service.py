@@ -18,7 +18,7 @@ from pathlib import Path
 
 from engine import Move, Square
 from firmware_bridge.board.guidance import volcano_marker_steps
-from firmware_bridge.board.recognition import IllegalAttempt, MoveMade
+from firmware_bridge.board.recognition import MoveMade
 from firmware_bridge.board.snapshots import StableBoard
 from firmware_bridge.protocol import contract, crypto
 from firmware_bridge.protocol.mqtt_link import MqttLink
@@ -401,7 +401,7 @@ class Referee:
             self.occupancy = frozenset(s.name for s in stable.occupied())
             for challenge in self.desk.placed(self.occupancy):
                 self._grant(challenge)
-            self.watcher.feed(stable, self.session.game)
+            self.watcher.feed(stable, self.session.position)
             self._publish_if_board_changed()
 
     def on_board(self, occupied) -> None:
@@ -414,7 +414,7 @@ class Referee:
         """Called every few ms by the sensor feed: rulings that wait on time."""
         with self._lock:
             # Most polls change nothing: only then is the (costly) board check recomputed.
-            if self.watcher.poll(now, self.session.game):
+            if self.watcher.poll(now, self.session.position):
                 self._publish_if_board_changed()
 
     @property
@@ -439,16 +439,19 @@ class Referee:
         except Exception:  # LEDs are a help, never a reason to stop refereeing
             log.debug("could not show LEDs", exc_info=True)
 
-    def _board_move(self, observation: MoveMade | IllegalAttempt) -> None:
+    def _board_move(self, observation: MoveMade) -> None:
         """The recogniser saw a move (legal or not): rule it, announce it, guide the board."""
         try:
             ruling = self.session.board_move(observation.move)
         except CommandError as error:
             log.info("ignored a board move %s: %s", observation.move, error)
+            self.watcher.refused(observation.move)
             return
         self.last_board_ruling = (observation, time.monotonic())
         if ruling.kind == "move":
-            self.watcher.ruled()  # first, so the snapshot published next has the new board check
+            self.watcher.ruled(self.session.position)  # first: the snapshot published next has the new board check
+        else:
+            self.watcher.refused(observation.move)
         self._publish_rulings([ruling])
         self._last_check = self.board_check()
         self._show_leds()

@@ -9,6 +9,7 @@ from nacl.public import PrivateKey
 
 from engine import Color, get_variant, random_setup
 from firmware_bridge.protocol import crypto
+from firmware_bridge.protocol.vocabulary import EventType
 from firmware_bridge.referee.clocks import TimeControl
 from firmware_bridge.referee.journal import Journal
 from firmware_bridge.referee.session import CommandError, Session
@@ -37,7 +38,7 @@ def started(tmp_path, variant="barrage", control=None, clock=None) -> Session:
     session.pair("blue", "b" * 44, "tab-b")
     assert session.execute("red", command("red", 1, "setup", **setup_args(variant, "red", 1)))[0]["ok"]
     reply, rulings = session.execute("blue", command("blue", 1, "setup", **setup_args(variant, "blue", 2)))
-    assert reply["ok"] and [r.kind for r in rulings] == ["setup", "start"]
+    assert reply["ok"] and [r.kind for r in rulings] == [EventType.SETUP_READY, EventType.GAME_START]
     return session
 
 
@@ -86,7 +87,7 @@ def test_a_fallen_flag_loses_and_the_game_time_draws(tmp_path):
     assert session.tick() is None
     clock.now += 2
     ruling = session.tick()
-    assert ruling.kind == "end" and session.game.result.winner is Color.BLUE
+    assert ruling.kind == EventType.GAME_END and session.game.result.winner is Color.BLUE
     clock = Clock()
     session = started(tmp_path / "b", control=TimeControl(game_seconds=60), clock=clock)
     clock.now += 61
@@ -113,7 +114,7 @@ def test_a_board_move_by_the_wrong_side_is_a_refusal_naming_that_side(tmp_path):
     from engine import Move, Square
 
     ruling = session.board_move(Move(blue_piece, Square(blue_piece.file, blue_piece.rank - 1)))
-    assert ruling.kind == "refusal" and ruling.public_events[0]["color"] == "blue"
+    assert ruling.kind == EventType.REFUSAL and ruling.public_events[0]["color"] == "blue"
     assert session.game.ply == 0
 
 
@@ -172,7 +173,7 @@ def test_a_refused_board_move_names_the_piece_only_to_its_owner(tmp_path):
     session.execute("blue", command("blue", 1, "setup", **setup_args("barrage", "blue", 2)))
     bomb_move = Move(Square.parse("b1"), Square.parse("b2"))
     ruling = session.board_move(bomb_move)
-    assert ruling.kind == "refusal"
+    assert ruling.kind == EventType.REFUSAL
     assert "bomb" in ruling.seat_events["red"][0]["message"]
     for event in (ruling.public_events[0], ruling.seat_events["blue"][0]):
         assert "bomb" not in event["message"] and event["move"] == "b1-b2"

@@ -170,7 +170,7 @@ class Session:
         self.seats: dict[str, Seat] = {}
         self.game_id = ""
         self._position: ExpectedPosition | None = None
-        self._position_at: tuple[str, int] | None = None
+        self._position_at: tuple[str, int, int] | None = None
         self._replay()
 
     # -- state ------------------------------------------------------------------------------
@@ -202,9 +202,10 @@ class Session:
         """
         if self.game is None:
             return None
-        if self._position_at != (self.game_id, self.seq):
+        at = (self.game_id, self.seq, id(self.game))
+        if self._position_at != at:
             self._position = ExpectedPosition.of(self.game, self.game_id)
-            self._position_at = (self.game_id, self.seq)
+            self._position_at = at
         return self._position
 
     def _replay(self) -> None:
@@ -275,13 +276,14 @@ class Session:
 
     def _end(self, reason: str, seat: str | None) -> list[Event]:
         assert self.game is not None
-        if reason == EndReason.RESIGN:
-            return self.game.resign(Color(seat))
         if reason == EndReason.DRAW:
             return self.game.agree_draw()
-        if reason == EndReason.CLOCK:
-            return self.game.clock_fallen(Color(seat))
-        return self.game.game_time_expired()
+        if reason == EndReason.GAME_TIME:
+            return self.game.game_time_expired()
+        assert seat is not None  # a resignation or a fallen flag is someone's
+        if reason == EndReason.RESIGN:
+            return self.game.resign(Color(seat))
+        return self.game.clock_fallen(Color(seat))
 
     def _apply_pair(self, payload: dict) -> None:
         self.seats[payload["seat"]] = Seat(payload["key"], payload["client"], payload.get("name", ""))
@@ -382,6 +384,7 @@ class Session:
             public = redact_events(self.game, events, None)
             private = {s: redact_events(self.game, events, Color(s)) for s in contract.SEATS}
             return Ruling(self.game_id, seq, kind, public, private)
+        event: dict[str, Any]
         if kind is EventType.GAME_START:
             event = {"type": kind.value, "variant": self.variant.name}
         else:

@@ -53,6 +53,7 @@ from engine import (
     redact_events,
     validate_setup,
 )
+from engine.errors import ArbiterError
 from firmware_bridge.board.position import ExpectedPosition
 from firmware_bridge.protocol import contract, crypto
 from firmware_bridge.protocol.vocabulary import (
@@ -81,12 +82,13 @@ TAKEBACK_COMMANDS = frozenset({Command.OFFER_TAKEBACK, Command.ACCEPT_TAKEBACK, 
 Item = tuple[EventType, dict[str, Any]]  # one ruling to make: its kind and payload
 
 
-class CommandError(Exception):
+class CommandError(ArbiterError):
     """A command the referee refuses; ``code`` is a contract error code."""
 
+    code = "refused"
+
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(message, code=code)
 
 
 def key_fingerprint(key: str) -> str | None:

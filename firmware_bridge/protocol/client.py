@@ -294,7 +294,7 @@ class SeatClient(SequencedClient):
             # Counters only grow, even across app restarts without the credentials file.
             self._counter = max(self._counter + 1, time.time_ns() // 1000)
             command_id = uuid.uuid4().hex
-            body = contract.command(self.seat, command_id, self._counter, command_type, **args)
+            body = dict(contract.command(self.seat, command_id, self._counter, command_type, **args))
             topic = self.topics.seat_command(self.seat)
             envelope = self._channel.seal({"topic": topic, "seat": self.seat,
                                            "counter": self._counter}, body)

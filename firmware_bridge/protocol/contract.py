@@ -252,7 +252,8 @@ SEQ_FIELD = (INT, True, _non_negative)
 SEAT_FIELD = (STR, True, _one_of(*SEATS))
 CLIENT_FIELD = (STR, True, _matches(CLIENT_ID, "client id"))
 
-SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
+Types = type | tuple[type, ...]  # what isinstance takes
+SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
     "info": {
         "v": VERSION_FIELD,
         "board": (STR, True, _matches(BOARD_NAME, "board name")),
@@ -268,14 +269,14 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
         "seq": SEQ_FIELD,
         "phase": (STR, True, _one_of(*PHASES)),
         "view": ((dict, type(None)), True, None),
-        "seats": ((dict,), True, None),
+        "seats": (dict, True, None),
         "clocks": ((dict, type(None)), OPT, None),
         "draw_offer": (OPT_STR, OPT, None),
         "takeback_offer": (OPT_STR, OPT, None),
         "board_check": ((dict, type(None)), OPT, None),
         "variant": (STR, OPT, None),
         "moves_per_turn": (INT, OPT, None),
-        "volcanoes": ((list,), OPT, None),
+        "volcanoes": (list, OPT, None),
         "volcano_markers": ((dict, type(None)), OPT, None),
         "at": ((int, float), OPT, None),
     },
@@ -283,7 +284,7 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
         "v": VERSION_FIELD,
         "game": GAME_FIELD,
         "seq": SEQ_FIELD,
-        "events": ((list,), True, None),
+        "events": (list, True, None),
         "clocks": ((dict, type(None)), OPT, None),
         "at": ((int, float), OPT, None),
     },
@@ -342,7 +343,7 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
         "seat": SEAT_FIELD,
         "game": GAME_FIELD,
         "seq": SEQ_FIELD,
-        "events": ((list,), True, None),
+        "events": (list, True, None),
     },
     "command": {
         "v": VERSION_FIELD,
@@ -350,7 +351,7 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
         "seat": SEAT_FIELD,
         "counter": (INT, True, _non_negative),
         "type": (STR, True, _one_of(*COMMAND_TYPES)),
-        "args": ((dict,), True, None),
+        "args": (dict, True, None),
     },
     "reply": {
         "v": VERSION_FIELD,
@@ -388,9 +389,10 @@ FROM_REFEREE = frozenset({"info", "state", "events", "error", "pair_reply", "sea
                           "seat_events", "reply"})
 
 
-def _has_type(value: Any, types: tuple[type, ...]) -> bool:
+def _has_type(value: Any, types: Types) -> bool:
     """isinstance, but a bool is no int: a counter or moves_per_turn of true is malformed."""
-    return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
+    allowed = types if isinstance(types, tuple) else (types,)
+    return isinstance(value, allowed) and not (isinstance(value, bool) and bool not in allowed)
 
 
 def _check_problem(value: Any, check: Check | None) -> str | None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from engine import Move, Square
 from firmware_bridge.board.guidance import volcano_marker_steps
-from firmware_bridge.board.recognition import MoveMade
+from firmware_bridge.board.recognition import IllegalAttempt, MoveMade
 from firmware_bridge.board.snapshots import StableBoard
 from firmware_bridge.protocol import contract, crypto
 from firmware_bridge.protocol.mqtt_link import MqttLink
@@ -439,7 +439,7 @@ class Referee:
         except Exception:  # LEDs are a help, never a reason to stop refereeing
             log.debug("could not show LEDs", exc_info=True)
 
-    def _board_move(self, observation: MoveMade) -> None:
+    def _board_move(self, observation: MoveMade | IllegalAttempt) -> None:
         """The recogniser saw a move (legal or not): rule it, announce it, guide the board."""
         try:
             ruling = self.session.board_move(observation.move)

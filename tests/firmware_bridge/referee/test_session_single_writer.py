@@ -5,6 +5,7 @@ nothing kept in memory that the journal did not take."""
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from collections.abc import Callable
 
@@ -79,6 +80,20 @@ def quiet_move(game) -> Move:
                 and not game.variant.kinds[game.piece_at(m.origin).kind].scout)
 
 
+def quiet_moves(game, color: Color) -> list[Move]:
+    """Steps of one square onto an empty square that ``color``'s movable pieces could make."""
+    moves = []
+    for square, piece in game.pieces():
+        kind = game.variant.kinds[piece.kind]
+        if piece.color is not color or not kind.mobile:
+            continue
+        for df, dr in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            target = Square(square.file + df, square.rank + dr)
+            if game.variant.on_board(target) and target not in game.blocked and game.piece_at(target) is None:
+                moves.append(Move(square, target))
+    return moves
+
+
 def state_of(session: Session) -> tuple:
     game = session.game
     return (session.seq, session.draw_offer, session.takeback_offer, session.clock.running,
@@ -141,6 +156,18 @@ def test_through_the_whole_referee_a_move_seen_on_the_board_is_checked_once_and_
         assert game.ply == 1 and game.last_move == move
         # Before: the recogniser's check, the session's check, a push-then-pop probe, the push.
         assert calls == Counter(check=1, push=1)
+        assert referee.last_board_check["matches"], "the recogniser was handed the new position at once"
+        # Red moves again, out of turn: reported once the board holds still, refused by the session.
+        again = next(m for m in quiet_moves(game, Color.RED) if m.origin != move.target)
+        occupied = {s.name for s in game.occupied()}
+        calls.clear()
+        seq = referee.session.seq
+        referee.on_board(occupied - {again.origin.name})
+        referee.on_board(occupied - {again.origin.name} | {again.target.name})
+        referee.poll_board(time.monotonic() + 5.0)
+        assert calls == Counter(check=1, push=1) and game.ply == 1
+        assert referee.session.seq == seq + 1 and referee.last_board_ruling[0].move == again
+        assert referee.watcher.last_illegal == again  # the LEDs show the move to take back
     finally:
         referee.journal.close()
 

@@ -14,8 +14,6 @@ The values are the wire names of docs/mqtt.md; a ``StrEnum`` member equals its v
 ``Command.OFFER_DRAW == "offer_draw"`` and JSON carries the plain string.
 """
 
-from __future__ import annotations
-
 from enum import StrEnum
 from typing import Any, Literal, NotRequired, TypedDict
 
@@ -122,10 +120,21 @@ class SetupArgs(TypedDict):
     setup: dict[str, str]
 
 
-class NewGameArgs(TypedDict):
+class NewGameArgs(TypedDict, total=False):
     """``new_game``: Espionage's one-move option for the next game (omitted: the current setting)."""
 
-    moves_per_turn: NotRequired[int]
+    moves_per_turn: int
+
+
+class NoArgs(TypedDict):
+    """The commands that take no arguments."""
+
+
+# The arguments of each command (contract.COMMAND_ARGS checks the same names, with their formats).
+COMMAND_ARGUMENTS: dict[Command, type] = {
+    Command.MOVE: MoveArgs, Command.SETUP: SetupArgs, Command.NEW_GAME: NewGameArgs,
+    **{command: NoArgs for command in Command
+       if command not in (Command.MOVE, Command.SETUP, Command.NEW_GAME)}}
 
 
 class CommandPayload(TypedDict):

@@ -9,6 +9,7 @@ from engine.events import EVENT_TYPES
 from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.client import SeatClient
 from firmware_bridge.protocol.vocabulary import (
+    COMMAND_ARGUMENTS,
     OLD_RULING_NAMES,
     RULINGS,
     Command,
@@ -24,6 +25,13 @@ def test_the_contract_takes_exactly_the_commands_of_the_vocabulary():
     assert set(contract.COMMAND_TYPES) == {c.value for c in Command}
     assert set(contract.COMMAND_ARGS) == set(Command)
     assert set(contract.PHASES) == {p.value for p in Phase}
+
+
+def test_the_typed_arguments_of_each_command_are_the_ones_the_contract_checks():
+    for command, arguments in COMMAND_ARGUMENTS.items():
+        assert arguments.__required_keys__ == set(contract.COMMAND_ARGS[command]), command
+        assert arguments.__optional_keys__ == set(contract.OPTIONAL_COMMAND_ARGS.get(command, {})), command
+    assert set(COMMAND_ARGUMENTS) == set(Command)
 
 
 def test_the_seat_client_has_one_method_per_command_named_like_it():

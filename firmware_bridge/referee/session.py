@@ -32,7 +32,6 @@ import copy
 import random
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -41,21 +40,16 @@ from engine import (
     Color,
     Event,
     Game,
-    GameEndEvent,
     IllegalMove,
     Move,
-    MoveEvent,
-    RefusalEvent,
     Square,
     TakebackEvent,
-    TurnEvent,
     place_volcanoes,
-    redact_events,
     validate_setup,
 )
 from engine.errors import ArbiterError
 from firmware_bridge.board.position import ExpectedPosition
-from firmware_bridge.protocol import contract, crypto
+from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.vocabulary import (
     Command,
     CommandPayload,
@@ -71,15 +65,10 @@ from firmware_bridge.protocol.vocabulary import (
 from firmware_bridge.referee.clocks import GameClock, TimeControl
 from firmware_bridge.referee.game_options import game_variant, volcano_markers
 from firmware_bridge.referee.journal import Journal
+from firmware_bridge.referee.rulings import Item, Ruling, announce, clock_handover
+from firmware_bridge.referee.seats import Seat, seats_summary
 
-REPLY_CACHE = 64  # replies kept per seat for resent commands
-GENERIC_MOVEMENT_REFUSAL = "that piece cannot move there: put it back"
-# Rulings announced as one plain event {"type": <the ruling>, "color": <the seat>}.
-SEAT_ANNOUNCEMENTS = frozenset({EventType.SETUP_READY, EventType.DRAW_OFFER, EventType.DRAW_DECLINED,
-                                EventType.TAKEBACK_OFFER, EventType.TAKEBACK_DECLINED})
 TAKEBACK_COMMANDS = frozenset({Command.OFFER_TAKEBACK, Command.ACCEPT_TAKEBACK, Command.DECLINE_TAKEBACK})
-
-Item = tuple[EventType, dict[str, Any]]  # one ruling to make: its kind and payload
 
 
 class CommandError(ArbiterError):
@@ -89,57 +78,6 @@ class CommandError(ArbiterError):
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message, code=code)
-
-
-def key_fingerprint(key: str) -> str | None:
-    """The fingerprint of a seat's key text, or None if it is not a public key."""
-    try:
-        return crypto.fingerprint(key)
-    except crypto.CryptoError:
-        return None
-
-
-def clock_handover(events: list[Event]) -> tuple[str | None, bool]:
-    """Whose clock runs after a move, from the events ``Game.push`` returned, and whether a turn
-    ended with it: nobody's once the game ended; after a TurnEvent the seat it names (the mover
-    again when the opponent was blocked and passed); otherwise the mover's (Espionage: a second
-    move of the same turn is due)."""
-    if any(isinstance(event, GameEndEvent) for event in events):
-        return None, False
-    turns = [event for event in events if isinstance(event, TurnEvent)]
-    if turns:
-        return turns[-1].to_move, True
-    mover = next(event for event in events if isinstance(event, MoveEvent))
-    return mover.color, False
-
-
-@dataclass
-class Seat:
-    """A seat's paired tablet and its command history."""
-
-    key: str
-    client: str
-    name: str = ""
-    last_counter: int = 0
-    replies: OrderedDict[int, dict] = field(default_factory=OrderedDict)
-
-    def remember(self, counter: int, reply: dict) -> None:
-        """Keep the reply for a resent command; the counter only grows."""
-        self.last_counter = max(self.last_counter, counter)
-        self.replies[counter] = reply
-        while len(self.replies) > REPLY_CACHE:
-            self.replies.popitem(last=False)
-
-
-@dataclass
-class Ruling:
-    """What one ruling announces: its number and the events each audience may see."""
-
-    game: str
-    seq: int
-    kind: EventType
-    public_events: list[dict]
-    seat_events: dict[str, list[dict]]
 
 
 @dataclass
@@ -329,7 +267,8 @@ class Session:
         self.clock = clock
         if reply_for and reply:
             self.seats[reply_for[0]].remember(reply_for[1], dict(reply))
-        return [self._announce(kind, payload, events, seq) for kind, payload, events, seq in applied], reply
+        return [announce(self.game_id, seq, kind, payload, events, self.game, self.variant.name)
+                for kind, payload, events, seq in applied], reply
 
     def _undo_for(self, kind: EventType) -> Callable[[], object] | None:
         """How to take back what applying ``kind`` does to the game, should the journal fail."""
@@ -376,38 +315,6 @@ class Session:
         elif clock.running != running or turn_ended:
             # The mover's turn ended; it may be the mover's again if the opponent passed.
             clock.turn_passed(running, now)
-
-    def _announce(self, kind: EventType, payload: dict, events: list[Event], seq: int) -> Ruling:
-        seat = payload.get("seat")
-        if kind is EventType.REFUSAL:
-            return Ruling(self.game_id, seq, kind, [self._refusal_for(payload, None)],
-                          {s: [self._refusal_for(payload, s)] for s in contract.SEATS})
-        if kind in (EventType.MOVE, EventType.GAME_END, EventType.TAKEBACK) and self.game is not None:
-            public = redact_events(self.game, events, None)
-            private = {s: redact_events(self.game, events, Color(s)) for s in contract.SEATS}
-            return Ruling(self.game_id, seq, kind, public, private)
-        event: dict[str, Any]
-        if kind is EventType.GAME_START:
-            event = {"type": kind.value, "variant": self.variant.name}
-        else:
-            assert kind in SEAT_ANNOUNCEMENTS
-            event = {"type": kind.value, "color": seat}
-        return Ruling(self.game_id, seq, kind, [event], {s: [event] for s in contract.SEATS})
-
-    def _refusal_for(self, payload: dict, viewer: str | None) -> dict:
-        """A refused board move as ``viewer`` may hear it.
-
-        The engine's movement reasons can name the piece ("the bomb on e2 cannot move"); whoever
-        may not know that piece hears a reason that names none.
-        """
-        assert self.game is not None
-        message = payload["message"]
-        piece = self.game.piece_at(Move.parse(payload["move"]).origin)
-        hidden = piece is not None and not self.game.knows(Color(viewer) if viewer else None, piece)
-        if hidden and payload["rule"] == "movement":  # the other rules' reasons name no piece
-            message = GENERIC_MOVEMENT_REFUSAL
-        return RefusalEvent(payload["seat"], payload["move"], payload["rule"], message,
-                            self.game.ply).to_dict()
 
     def new_game(self, variant: str | None = None, time_control: TimeControl | None = None,
                  moves_per_turn: int | None = None) -> None:
@@ -580,16 +487,8 @@ class Session:
 
     # -- what is published ------------------------------------------------------------------
     def seats_summary(self, online: set[str]) -> dict[str, SeatSummary]:
-        """Public facts about the seats: paired, online, setup submitted, player name, key fingerprint.
-
-        The fingerprint of the granted tablet key lets the family compare it with the number the
-        tablet shows for its own key: a key swapped in during pairing gives a different one.
-        """
-        return {s: {"paired": s in self.seats, "online": s in online,
-                    "setup_ready": s in self.setups,
-                    "name": self.seats[s].name if s in self.seats else "",
-                    "key_fingerprint": key_fingerprint(self.seats[s].key) if s in self.seats else None}
-                for s in contract.SEATS}
+        """Public facts about the seats (see seats.seats_summary)."""
+        return seats_summary(self.seats, set(self.setups), online)
 
     def public_state(self, board: str, online: set[str], board_check: dict | None = None,
                      markers_sensed: bool | None = None) -> dict:

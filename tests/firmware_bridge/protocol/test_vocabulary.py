@@ -18,7 +18,7 @@ from firmware_bridge.protocol.vocabulary import (
     Phase,
     ruling_kind,
 )
-from firmware_bridge.referee.session import SEAT_ANNOUNCEMENTS
+from firmware_bridge.referee.rulings import SEAT_ANNOUNCEMENTS
 
 
 def test_the_contract_takes_exactly_the_commands_of_the_vocabulary():

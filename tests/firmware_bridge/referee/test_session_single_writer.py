@@ -25,8 +25,9 @@ from firmware_bridge.protocol import crypto
 from firmware_bridge.protocol.vocabulary import OLD_RULING_NAMES, Command, EventType
 from firmware_bridge.referee.clocks import TimeControl
 from firmware_bridge.referee.journal import Journal
+from firmware_bridge.referee.rulings import clock_handover
 from firmware_bridge.referee.service import Referee, RefereeSettings
-from firmware_bridge.referee.session import CommandError, Session, clock_handover
+from firmware_bridge.referee.session import CommandError, Session
 
 
 class Clock:

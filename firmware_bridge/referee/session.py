@@ -211,7 +211,7 @@ class Session:
             assert self.game is not None
             events = self._end(payload["reason"], payload.get("seat"))
             self.draw_offer = None
-        self.seq += 1  # after the engine accepted it: a refused move takes no number
+        self.seq += 1  # numbered once applied: a move the engine refuses has raised before this
         return events
 
     def _end(self, reason: str, seat: str | None) -> list[Event]:

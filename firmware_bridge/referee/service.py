@@ -12,9 +12,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from engine import Move, Square
 from firmware_bridge.board.guidance import volcano_marker_steps
@@ -143,12 +144,12 @@ class Referee:
             self._channels[record.key] = channel
         return channel
 
-    def _seal(self, seat: str, topic: str, body: dict) -> bytes | None:
+    def _seal(self, seat: str, topic: str, body: Mapping[str, Any]) -> bytes | None:
         channel = self._channel(seat)
         if channel is None:
             return None
         header = {"topic": topic, "game": body.get("game"), "seq": body.get("seq")}
-        return channel.seal(header, body)
+        return channel.seal(header, dict(body))
 
     def republish(self) -> None:
         """Publish info, presence and every snapshot (on connect, on hello, after a restart)."""
@@ -278,10 +279,10 @@ class Referee:
                 self._publish_snapshots()
             self._reply(seat, reply_topic, reply)
 
-    def _reply(self, seat: str, topic: str, reply: dict) -> None:
+    def _reply(self, seat: str, topic: str, reply: Mapping[str, Any]) -> None:
         channel = self._channel(seat)
         if channel:
-            self.link.publish(topic, channel.seal({"topic": topic, "id": reply["id"]}, reply))
+            self.link.publish(topic, channel.seal({"topic": topic, "id": reply["id"]}, dict(reply)))
 
     # -- pairing ----------------------------------------------------------------------------
     def _on_pair_request(self, topic: str, raw: bytes) -> None:

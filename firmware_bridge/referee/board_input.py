@@ -44,21 +44,27 @@ class BoardWatcher:
         self.last_illegal: Move | None = None
         self._position: ExpectedPosition | None = None
 
-    def follow(self, position: ExpectedPosition | None) -> None:
-        """The position the board must show now (None: no game is being played)."""
+    def follow(self, position: ExpectedPosition | None) -> bool:
+        """The position the board must show now (None: no game is being played); True when it
+        changed what the board must show."""
         if position is self._position:
-            return
+            return False
         self._position = position
         if position is None:
+            changed = self.recognizer is not None
             self.recognizer = None
-        elif self.recognizer is None or self.recognizer.position.game != position.game:
+            return changed
+        if self.recognizer is None or self.recognizer.position.game != position.game:
             # A new game: its pieces are new pieces (tags, beliefs and all are forgotten).
             self.recognizer = MoveRecognizer(position, volcano_markers_sensed=self.volcano_markers_sensed)
             if self.board is not None:
                 self._handle(self.recognizer.feed(self.board))
-        elif position != self.recognizer.position:  # a ruling that changed the board (not a refusal)
-            self.last_illegal = None
-            self._handle(self.recognizer.expect(position))
+            return True
+        if position == self.recognizer.position:  # a ruling that left the board as it was
+            return False
+        self.last_illegal = None
+        self._handle(self.recognizer.expect(position))
+        return True
 
     def feed(self, board: StableBoard, position: ExpectedPosition | None) -> None:
         """A new stable board."""
@@ -68,14 +74,14 @@ class BoardWatcher:
             self._handle(self.recognizer.feed(board))
 
     def poll(self, now: float, position: ExpectedPosition | None) -> bool:
-        """Reports that wait on time (a scout's hold, patience); True if anything happened."""
-        before = self.recognizer
-        self.follow(position)
+        """Reports that wait on time (a scout's hold, patience), and the position of a ruling made
+        elsewhere (a tablet's takeback, a resignation); True if anything happened."""
+        changed = self.follow(position)
         if self.recognizer is None:
-            return before is not None
+            return changed
         observations = self.recognizer.poll(now)
         self._handle(observations)
-        return bool(observations) or before is not self.recognizer
+        return changed or bool(observations)
 
     def ruled(self, position: ExpectedPosition | None) -> None:
         """A ruling changed the position: let the recogniser read it and guide."""

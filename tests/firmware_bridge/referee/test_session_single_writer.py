@@ -309,3 +309,27 @@ def test_a_board_move_after_the_end_is_no_ruling(tmp_path):
     session.execute("red", command("red", 5, Command.RESIGN))
     with pytest.raises(CommandError):
         session.board_move(Move.parse("a4-a5"))
+
+
+def test_a_takeback_agreed_on_the_tablets_reaches_the_board_reader_at_its_next_poll(tmp_path):
+    referee = Referee(RefereeSettings(board="takeback", journal_path=tmp_path / "j.db",
+                                      broker_url="mqtt://127.0.0.1:9"))  # never started: no broker
+    try:
+        session = start(referee.session, "classic")
+        session.board_input = True
+        game = session.game
+        occupied = {s.name for s in game.occupied()}
+        referee.on_board(occupied)
+        move = quiet_move(game)
+        after = occupied - {move.origin.name} | {move.target.name}
+        referee.on_board(occupied - {move.origin.name})
+        referee.on_board(after)
+        assert game.ply == 1 and referee.last_board_check["matches"]
+        session.execute("red", command("red", 10, Command.OFFER_TAKEBACK))
+        session.execute("blue", command("blue", 10, Command.ACCEPT_TAKEBACK))
+        assert game.ply == 0
+        referee.poll_board(time.monotonic())  # the sensor feed's next poll: the snapshot is republished
+        check = referee.last_board_check
+        assert not check["matches"] and (check["clear"], check["fill"]) == ([move.target.name], [move.origin.name])
+    finally:
+        referee.journal.close()

@@ -11,6 +11,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from firmware_bridge.protocol.vocabulary import EventType
+
 PHASES = ("connect", "pairing", "setup", "placing", "game", "over", "overview")
 
 
@@ -178,20 +180,20 @@ class TableState:
 
     def _on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
-        if kind == "battle":
+        if kind == EventType.BATTLE:
             self.battle = battle_from_event(event, (self.view or {}).get("last_move"))
             for side in ("attacker", "defender"):
                 if event.get(side):
                     self.kinds_by_id[event[f"{side}_id"]] = (event[f"{side}_color"], event[side])
-        if kind == "capture" and self.battle is not None:
+        if kind == EventType.CAPTURE and self.battle is not None:
             square = event.get("square")
             if square and square not in self.battle.removed:
                 self.battle.removed.append(square)
-        elif kind == "capture" and event.get("kind"):
+        elif kind == EventType.CAPTURE and event.get("kind"):
             self.kinds_by_id[event["piece_id"]] = (event["color"], event["kind"])
-        elif kind == "refusal" and (self.seat is None or event.get("color") == self.seat):
+        elif kind == EventType.REFUSAL and (self.seat is None or event.get("color") == self.seat):
             self.refusal = event  # the display shows every refusal, a tablet its own player's
-        elif kind == "draw_declined":
+        elif kind == EventType.DRAW_DECLINED:
             self.draw_offer_from = None
             self.declined_by = event.get("color")
         elif kind == "game_end":
@@ -203,13 +205,13 @@ class TableState:
                 self.reveals.append(event)
             if event.get("kind"):
                 self.kinds_by_id[event["piece_id"]] = (event.get("color", ""), event["kind"])
-        elif kind == "takeback_offer":
+        elif kind == EventType.TAKEBACK_OFFER:
             self.takeback_from = event.get("color")
             self.takeback_declined_by = None
-        elif kind == "takeback_declined":
+        elif kind == EventType.TAKEBACK_DECLINED:
             self.takeback_from = None
             self.takeback_declined_by = event.get("color")
-        elif kind == "takeback":
+        elif kind == EventType.TAKEBACK:
             self.takeback_from = None
             self.taken_back = event.get("move")
             self.battle = None
@@ -333,7 +335,7 @@ def restore_steps(before: dict[str, Any], after: dict[str, Any]) -> list[tuple[s
 def passes(events: Any) -> list[str]:
     """Sides that passed in one move's events: every `turn` event but the last hands the turn to
     a player who cannot move (Espionage), so the next one passes it on."""
-    turns = [e.get("to_move") for e in events if isinstance(e, dict) and e.get("type") == "turn"]
+    turns = [e.get("to_move") for e in events if isinstance(e, dict) and e.get("type") == EventType.TURN]
     return [str(color) for color in turns[:-1]]
 
 

@@ -1,26 +1,36 @@
-"""From stable board states to game actions, judged against the engine's expected board.
+"""From stable board states to the moves players make, read against the position the referee expects.
 
 The interface the referee codes against:
 
-    recognizer = MoveRecognizer(game)               # game: engine.Game, read, never changed here
+    recognizer = MoveRecognizer(position)           # position: ExpectedPosition from the last ruling
     for stable in stabilised_boards:                # firmware_bridge.board.snapshots.StableBoard
         observations = recognizer.feed(stable)
-    observations = recognizer.poll(now)             # call every few ms: some rulings wait on time
+    observations = recognizer.poll(now)             # call every few ms: some reports wait on time
     ...
-    on MoveMade(move): events = game.push(move); observations = recognizer.sync()
-    after game.pop() / a new game / any change of `game` made elsewhere: recognizer.sync()
+    on MoveMade(move): the session rules on it, then
+        observations = recognizer.expect(position)  # the position after the ruling (any ruling:
+                                                    # a move, a takeback, the end of the game)
+        or recognizer.refused(move)                 # the session refused it: nothing changed
     recognizer.guidance() -> BoardMismatch | None   # what to fix now, e.g. for LEDs / display
     recognizer.restoring                            # True while only guiding (moves not read)
 
-Or, with the stabiliser built in: watch = BoardWatch(game); watch.feed(reading);
-watch.poll(now); watch.sync(); watch.guidance() (same observations).
+The recogniser never sees the game and never rules: it says which move the hands made, and the
+referee's session (the one writer of the game) pushes it or refuses it.
+
+Or, with the stabiliser built in, for tools that own a Game (tests, benches, the simulated
+table): watch = BoardWatch(game); watch.feed(reading); watch.poll(now); watch.sync() after each
+push or pop; watch.guidance(). BoardWatch stands in for the session: it turns a MoveMade the game
+refuses into an IllegalAttempt.
 Stable boards made by a Stabiliser tell the recogniser whether newer changes are still
 settling; boards built by hand (StableBoard.from_values) can say so with poll(now, settling=).
 
 Observations (dataclasses below), each reported once per board state:
-  MoveMade(move, attack)          a legal move was made on the board; the referee pushes it.
-  IllegalAttempt(move, refusal)   a move the engine refuses (refusal.message says why); it
-                                  must be taken back: guidance() then lists what to fix.
+  MoveMade(move, attack)          a move was made on the board; the referee rules on it. One the
+                                  position allows is reported as soon as the board settles, any
+                                  other only after `patience_s` without change.
+  IllegalAttempt(move, refusal)   made by whoever rules (BoardWatch; the session announces its
+                                  own refusal): a move the rules refuse; it must be taken back,
+                                  guidance() then lists what to fix.
   BoardMismatch(clear, fill, wrong, reason)
                                   the board differs from what it must be: take the pieces off
                                   `clear`, put pieces on `fill`, replace the piece on `wrong`
@@ -28,8 +38,8 @@ Observations (dataclasses below), each reported once per board state:
                                   first. reason: "setup", "after-battle", "restore", "unexpected".
   BoardMatches()                  the board is right again (after guidance, a nudge put back).
 
-The recogniser never pushes moves itself. It reads `game` on every call and notices when the
-game changed (sync() merely does that at once and returns the guidance a battle needs).
+The recogniser learns of every ruling from the position it is given; expect() returns the
+guidance a battle needs at once.
 
 How moves are read (occupancy sensors; docs/hardware.md for the players' side of it):
   move      one square of the side to move empties, one empty square fills.
@@ -62,17 +72,17 @@ here as `volcano_markers_sensed=`):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from engine import Color, Game, Move, Refusal, Square
+from engine import Game, Move, Refusal, Square
 from firmware_bridge.board.guidance import order_nearest
+from firmware_bridge.board.position import ExpectedPosition
 from firmware_bridge.board.snapshots import Reading, Stabiliser, StableBoard
 
 
 @dataclass(frozen=True)
 class MoveMade:
-    """A legal move was made on the board (the referee pushes it)."""
+    """A move was made on the board (the referee rules on it)."""
 
     move: Move
     attack: bool = False
@@ -81,7 +91,7 @@ class MoveMade:
 
 @dataclass(frozen=True)
 class IllegalAttempt:
-    """A move the engine refuses; it must be taken back."""
+    """A move seen on the board that the rules refuse (made by the ruler); it must be taken back."""
 
     move: Move
     refusal: Refusal
@@ -115,12 +125,12 @@ class _Pending:
 
 
 class MoveRecognizer:
-    """Turns stable board states into MoveMade / IllegalAttempt / BoardMismatch / BoardMatches."""
+    """Turns stable board states into MoveMade / BoardMismatch / BoardMatches."""
 
-    def __init__(self, game: Game, *, scout_hold_s: float = 0.35, patience_s: float = 0.6,
+    def __init__(self, position: ExpectedPosition, *, scout_hold_s: float = 0.35, patience_s: float = 0.6,
                  idle_patience_s: float = 4.0, attack_min_gap_s: float = 0.1,
                  volcano_markers_sensed: bool | None = None) -> None:
-        self.game = game
+        self.position = position
         self.volcano_markers_sensed = volcano_markers_sensed
         self.scout_hold_s = scout_hold_s
         self.patience_s = patience_s
@@ -129,7 +139,6 @@ class MoveRecognizer:
         self.board: StableBoard | None = None
         self.tags: dict[int, int] = {}  # piece id -> tag, learned from identifying sensors
         self._belief: dict[Square, int | None] = {}  # what physically stands where, by piece id
-        self._game_key: tuple | None = None
         self._restoring = True
         self._restore_reason = "setup"
         self._last_emitted: Observation | None = None
@@ -141,13 +150,12 @@ class MoveRecognizer:
         self._marker_sensed: dict[Square, bool] = {}
         self._forget_at: float | None = None
         self._reset_history()
-        self._take_game()
+        self._take(position)
 
     # --- the referee's calls ------------------------------------------------------------
 
     def feed(self, board: StableBoard) -> list[Observation]:
         """A new stable board state; returns what it means."""
-        self._check_game(evaluate=False)
         self._track(board)
         self.board = board
         return self._evaluate(board.changed_at)
@@ -159,7 +167,7 @@ class MoveRecognizer:
         nothing that waits for stillness is ruled while the board is still moving. Boards made
         by a Stabiliser carry that question along, so passing it is only needed for others.
         """
-        out = self._check_game()
+        out: list[Observation] = []
         board = self.board
         if settling or (board is not None and board.still_settling is not None and board.still_settling()):
             return out
@@ -172,10 +180,37 @@ class MoveRecognizer:
             out += self._emit(pending.observation)
         return out
 
-    def sync(self) -> list[Observation]:
-        """The game changed (a push, a pop, a new game): re-read it and say what the board needs."""
-        self._game_key = None
-        return self._check_game()
+    def expect(self, position: ExpectedPosition) -> list[Observation]:
+        """The position after a ruling (a move, a takeback, the end): say what the board needs.
+
+        A position equal to the one expected already changes nothing.
+        """
+        if position == self.position:
+            return []
+        ruled = self._ruled
+        if ruled is not None and ruled.origin in self._expected:
+            # What physically happened: the piece from the origin now stands on the target.
+            self._belief.pop(ruled.origin, None)
+            self._belief[ruled.target] = self._expected[ruled.origin]
+        if ruled is not None:
+            self._focus = ruled.target
+        self._take(position)
+        self._ruled = None
+        self._pending = None
+        self._reset_history()
+        self._wrong = {square for square, piece_id in self._expected.items()
+                       if self._belief.get(square, piece_id) not in (piece_id, None)}
+        self._restoring = True
+        self._restore_reason = "after-battle" if ruled is not None else "restore"
+        self._last_emitted = None
+        if self.board is None:
+            return []
+        return self._evaluate(self.board.changed_at)
+
+    def refused(self, move: Move) -> None:
+        """The referee refused ``move`` (or ignored it): the position stays, the hands put it back."""
+        if self._ruled == move:
+            self._ruled = None
 
     def guidance(self) -> BoardMismatch | None:
         """What to change on the board right now so it matches the game (None if it does)."""
@@ -188,39 +223,12 @@ class MoveRecognizer:
         """True while the board must be put right before moves are read again."""
         return self._restoring
 
-    # --- following the game -----------------------------------------------------------------
+    # --- following the rulings ---------------------------------------------------------------
 
-    def _key(self) -> tuple:
-        game = self.game
-        return (game.ply, game.hash, len(game.move_stack), game.result)
-
-    def _take_game(self) -> None:
-        self._game_key = self._key()
-        self._expected = {square: piece.id for square, piece in self.game.pieces()}
-        self._volcanoes = tuple(getattr(self.game, "volcanoes", ()))
-
-    def _check_game(self, evaluate: bool = True) -> list[Observation]:
-        if self._game_key == self._key():
-            return []
-        ruled = self._ruled
-        if ruled is not None and ruled.origin in self._expected:
-            # What physically happened: the piece from the origin now stands on the target.
-            self._belief.pop(ruled.origin, None)
-            self._belief[ruled.target] = self._expected[ruled.origin]
-        if ruled is not None:
-            self._focus = ruled.target
-        self._take_game()
-        self._ruled = None
-        self._pending = None
-        self._reset_history()
-        self._wrong = {square for square, piece_id in self._expected.items()
-                       if self._belief.get(square, piece_id) not in (piece_id, None)}
-        self._restoring = True
-        self._restore_reason = "after-battle" if ruled is not None else "restore"
-        self._last_emitted = None
-        if self.board is None or not evaluate:
-            return []
-        return self._evaluate(self.board.changed_at)
+    def _take(self, position: ExpectedPosition) -> None:
+        self.position = position
+        self._expected = {square: piece.id for square, piece in position.pieces.items()}
+        self._volcanoes = position.volcanoes
 
     # --- what the sensors showed ----------------------------------------------------------------
 
@@ -338,11 +346,12 @@ class MoveRecognizer:
             else:
                 self._schedule(changed_at + self.patience_s, mismatch)
             return []
-        refusal = self.game.check(move)
-        if refusal is not None:
-            self._schedule(changed_at + self.patience_s, IllegalAttempt(move, refusal))
-            return []
         made = MoveMade(move, attack, changed_at)
+        if not self.position.allows(move):
+            # Not a move the rules allow: most likely a hand still on its way. Reported (for the
+            # referee to refuse) only once the board has held still.
+            self._schedule(changed_at + self.patience_s, made)
+            return []
         if not attack and self.is_scout_move(move):
             self._schedule(changed_at + self.scout_hold_s, made)
             return []
@@ -363,7 +372,7 @@ class MoveRecognizer:
         if len(mismatch.fill) != 1:
             return None, False
         origin = mismatch.fill[0]  # the mover's square is the one that must be filled again
-        mover = self.game.piece_at(origin)
+        mover = self.position.piece_at(origin)
         tag = self.tags.get(mover.id) if mover is not None and board.identifying else None
         if tag is not None:
             # Identifying sensors: the mover's tag says where it went, an attack included.
@@ -380,7 +389,7 @@ class MoveRecognizer:
         lifted = self._lifted_at.get(origin)
         best: tuple[float, Square] | None = None
         for square, (emptied, refilled) in self._refilled.items():
-            defender = self.game.piece_at(square)
+            defender = self.position.piece_at(square)
             if defender is None or defender.color is mover.color or lifted is None:
                 continue
             if refilled < lifted or refilled - emptied < self.attack_min_gap_s:
@@ -394,28 +403,22 @@ class MoveRecognizer:
         if mismatch.clear or mismatch.wrong:
             return False
         own = [s for s in mismatch.fill
-               if (p := self.game.piece_at(s)) is not None and p.color is self.game.to_move]
+               if (p := self.position.piece_at(s)) is not None and p.color is self.position.to_move]
         return len(own) <= 1
 
     def is_scout_move(self, move: Move) -> bool:
         """True for a scout's move: it may still be sliding on, or a hovering piece may have
         brushed the square beyond its target, so its ruling waits for `scout_hold_s`."""
-        piece = self.game.piece_at(move.origin)
-        return piece is not None and self.game.variant.kinds[piece.kind].scout
+        piece = self.position.piece_at(move.origin)
+        return piece is not None and piece.scout
 
     def scout_could_go_on(self, move: Move) -> bool:
         """True when the move is a scout's that could have gone further."""
-        game = self.game
-        piece = game.piece_at(move.origin)
-        if piece is None or not game.variant.kinds[piece.kind].scout:
+        if not self.is_scout_move(move):
             return False
         df = (move.target.file > move.origin.file) - (move.target.file < move.origin.file)
         dr = (move.target.rank > move.origin.rank) - (move.target.rank < move.origin.rank)
-        beyond = Square(move.target.file + df, move.target.rank + dr)
-        if not game.variant.on_board(beyond) or beyond in game.blocked:
-            return False
-        occupant = game.piece_at(beyond)
-        return occupant is None or occupant.color is not piece.color
+        return self.position.allows(Move(move.origin, Square(move.target.file + df, move.target.rank + dr)))
 
     def _schedule(self, due: float, observation: Observation) -> None:
         if observation != self._last_emitted:
@@ -431,67 +434,44 @@ class MoveRecognizer:
 
 
 class BoardWatch:
-    """Stabiliser and recogniser together: feed it readings, poll it often, sync it after pushes."""
+    """Stabiliser and recogniser for a tool that owns a Game (tests, benches, the simulated table).
+
+    It stands in for the referee's session: a MoveMade the game refuses comes back as an
+    IllegalAttempt with the refusal; the caller pushes the moves it accepts and calls sync().
+    """
 
     def __init__(self, game: Game, stabiliser: Stabiliser | None = None, **recognizer_options) -> None:
+        self.game = game
         self.stabiliser = stabiliser or Stabiliser()
-        self.recognizer = MoveRecognizer(game, **recognizer_options)
+        self.recognizer = MoveRecognizer(ExpectedPosition.of(game), **recognizer_options)
 
     def feed(self, reading: Reading) -> list[Observation]:
         """One reading from a sensor source."""
         stable = self.stabiliser.feed(reading)
-        return self.recognizer.feed(stable) if stable is not None else []
+        return self._rule(self.recognizer.feed(stable)) if stable is not None else []
 
     def poll(self, now: float) -> list[Observation]:
-        """Call every few milliseconds: boards become stable, and rulings due, by time passing."""
+        """Call every few milliseconds: boards become stable, and reports due, by time passing."""
         out: list[Observation] = []
         stable = self.stabiliser.poll(now)
         if stable is not None:
             out += self.recognizer.feed(stable)
-        return out + self.recognizer.poll(now)
+        return self._rule(out + self.recognizer.poll(now))
 
     def sync(self) -> list[Observation]:
-        """The game changed (push, pop): see MoveRecognizer.sync."""
-        return self.recognizer.sync()
+        """The game changed (push, pop): hand the recogniser its new position."""
+        return self._rule(self.recognizer.expect(ExpectedPosition.of(self.game)))
 
     def guidance(self) -> BoardMismatch | None:
         """What to change on the board now (None when it matches)."""
         return self.recognizer.guidance()
 
-
-def setup_mismatches(game: Game, board: StableBoard,
-                     registry: Mapping[int, tuple[Color, str]] | None = None
-                     ) -> dict[Color, BoardMismatch | None]:
-    """Each player's setup zone checked against the game: what to fix there, per player.
-
-    registry (identifying sensors): which colour and kind each tag is glued to; with it, a
-    piece of the wrong kind or colour on a square is reported in `wrong`.
-    """
-    result: dict[Color, BoardMismatch | None] = {}
-    occupied = board.occupied() - frozenset(getattr(game, "volcanoes", ()))  # markers may be sensed
-    for color in (Color.RED, Color.BLUE):
-        zone = set(game.variant.zone(color))
-        expected = {s: p for s, p in game.pieces() if s in zone}
-        clear = [s for s in occupied if s in zone and s not in expected]
-        fill = [s for s in expected if s not in occupied]
-        wrong = []
-        if registry is not None and board.identifying:
-            wrong = [s for s, p in expected.items() if s in occupied
-                     and registry.get(board.tag_at(s)) != (p.color, p.kind)]
-        anchor = Square(0, 0) if color is Color.RED else Square(game.variant.width - 1,
-                                                                 game.variant.height - 1)
-        result[color] = BoardMismatch(order_nearest(clear, anchor), order_nearest(fill, anchor),
-                                      order_nearest(wrong, anchor), "setup") \
-            if clear or fill or wrong else None
-    return result
-
-
-def setup_from_tags(variant, color: Color, board: StableBoard,
-                    registry: Mapping[int, tuple[Color, str]]) -> dict[Square, str]:
-    """Read a player's setup off an identifying board: square -> kind, for that colour's tags."""
-    setup = {}
-    for square in variant.zone(color):
-        piece = registry.get(board.tag_at(square))
-        if piece is not None and piece[0] is color:
-            setup[square] = piece[1]
-    return setup
+    def _rule(self, observations: list[Observation]) -> list[Observation]:
+        ruled: list[Observation] = []
+        for observation in observations:
+            refusal = self.game.check(observation.move) if isinstance(observation, MoveMade) else None
+            if isinstance(observation, MoveMade) and refusal is not None:
+                self.recognizer.refused(observation.move)
+                observation = IllegalAttempt(observation.move, refusal)
+            ruled.append(observation)
+        return ruled

@@ -137,7 +137,7 @@ class Table:
         else:
             tally.latencies.append(latency)
         events = game.push(move)
-        self.log += self.recognizer.sync()
+        self.log += self.watch.sync()
         # A ruling can come while a hand is still settling the piece (resting between squares):
         # the player finishes putting it down before doing what the referee says.
         while self.board.pending():

@@ -132,6 +132,7 @@ class Stabiliser:
 
     def _debounce(self, reading: Reading) -> None:
         current, candidate, streak = self._current, self._candidate, self._streak
+        assert current is not None  # feed() takes the first reading as it is
         needed = self.debounce_samples
         for i, value in enumerate(reading.values):
             if value == current[i]:
@@ -164,6 +165,7 @@ class Stabiliser:
 
     def _straddled(self, index: int, now: float) -> bool:
         """A neighbour filled at nearly the same moment: one piece resting across two squares."""
+        assert self._geometry is not None
         width = self._geometry[0]
         neighbours = [index - width, index + width]
         if index % width:
@@ -184,6 +186,7 @@ class Stabiliser:
         # Back where it was, but through changes (a target emptied and refilled): report it,
         # the recogniser needs those changes.
         self._emitted = values
+        assert self._geometry is not None  # set with the first reading, as _current is
         width, height, identifying = self._geometry
         events = tuple((Square(i % width, i // width), t, v) for i, t, v in self._events)
         self._events = []

@@ -71,6 +71,7 @@ from nacl.public import PrivateKey
 from firmware_bridge.protocol import contract, crypto
 from firmware_bridge.protocol.mqtt_link import BrokerURL
 from firmware_bridge.protocol.public_client import DisplayClient, OverviewClient, SequencedClient
+from firmware_bridge.protocol.vocabulary import Command
 
 __all__ = ["DisplayClient", "OverviewClient", "SeatClient"]
 
@@ -291,7 +292,7 @@ class SeatClient(SequencedClient):
             self.link.publish(topic, envelope)
 
     # -- commands ----------------------------------------------------------------------------
-    def command(self, command_type: str, **args: Any) -> str:
+    def command(self, command_type: Command | str, **args: Any) -> str:
         """Send an authenticated command; return its id (the reply comes via ``on_reply``)."""
         with self._lock:
             if not self._channel or not self.seat:
@@ -299,7 +300,7 @@ class SeatClient(SequencedClient):
             # Counters only grow, even across app restarts without the credentials file.
             self._counter = max(self._counter + 1, time.time_ns() // 1000)
             command_id = uuid.uuid4().hex
-            body = contract.command(self.seat, command_id, self._counter, command_type, **args)
+            body = dict(contract.command(self.seat, command_id, self._counter, command_type, **args))
             topic = self.topics.seat_command(self.seat)
             envelope = self._channel.seal({"topic": topic, "seat": self.seat,
                                            "counter": self._counter}, body)
@@ -341,39 +342,39 @@ class SeatClient(SequencedClient):
 
     def move(self, move: str) -> str:
         """Make a move from the tablet (when the board is not the input)."""
-        return self.command("move", move=move)
+        return self.command(Command.MOVE, move=move)
 
     def setup(self, setup: dict[str, str]) -> str:
         """Submit this seat's hidden setup, ``{"a1": "flag", ...}``."""
-        return self.command("setup", setup=setup)
+        return self.command(Command.SETUP, setup=setup)
 
     def resign(self) -> str:
         """Resign the game."""
-        return self.command("resign")
+        return self.command(Command.RESIGN)
 
     def offer_draw(self) -> str:
         """Offer a draw."""
-        return self.command("offer_draw")
+        return self.command(Command.OFFER_DRAW)
 
     def accept_draw(self) -> str:
         """Accept the opponent's draw offer."""
-        return self.command("accept_draw")
+        return self.command(Command.ACCEPT_DRAW)
 
     def decline_draw(self) -> str:
         """Decline the opponent's draw offer."""
-        return self.command("decline_draw")
+        return self.command(Command.DECLINE_DRAW)
 
     def offer_takeback(self) -> str:
         """Ask to take the last move back (the opponent must agree)."""
-        return self.command("offer_takeback")
+        return self.command(Command.OFFER_TAKEBACK)
 
     def accept_takeback(self) -> str:
         """Agree to the opponent's takeback request: the last move is undone."""
-        return self.command("accept_takeback")
+        return self.command(Command.ACCEPT_TAKEBACK)
 
     def decline_takeback(self) -> str:
         """Refuse the opponent's takeback request."""
-        return self.command("decline_takeback")
+        return self.command(Command.DECLINE_TAKEBACK)
 
     def new_game(self, moves_per_turn: int | None = None) -> str:
         """Start a new game with the same seats once the game is over.
@@ -382,8 +383,8 @@ class SeatClient(SequencedClient):
         the setting of the game just played.
         """
         if moves_per_turn is None:
-            return self.command("new_game")
-        return self.command("new_game", moves_per_turn=moves_per_turn)
+            return self.command(Command.NEW_GAME)
+        return self.command(Command.NEW_GAME, moves_per_turn=moves_per_turn)
 
     # -- credentials -------------------------------------------------------------------------
     def _load(self) -> dict:

@@ -40,10 +40,11 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from engine.errors import ArbiterError
 from firmware_bridge.protocol.board_steps import plan_problem
+from firmware_bridge.protocol.vocabulary import Command, CommandPayload, Phase, ReplyPayload
 
 VERSION = 1
 ROOT = f"arbiter/v{VERSION}"
@@ -56,10 +57,8 @@ CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 SQUARE_NAME = re.compile(r"^[a-z][1-9][0-9]?$")
 MOVE_TEXT = re.compile(r"^[a-z][1-9][0-9]?-[a-z][1-9][0-9]?$")
 
-COMMAND_TYPES = ("move", "setup", "resign", "offer_draw", "accept_draw", "decline_draw",
-                 "offer_takeback", "accept_takeback", "decline_takeback", "new_game",
-                 "replay_load", "replay_step", "replay_play_on", "replay_stop")
-PHASES = ("setup", "playing", "over")
+COMMAND_TYPES = tuple(c.value for c in Command)  # the names: firmware_bridge.protocol.vocabulary
+PHASES = tuple(p.value for p in Phase)
 
 # Error codes of a reply; the message beside them is for people.
 ERROR_CODES = (
@@ -262,7 +261,8 @@ SEQ_FIELD = (INT, True, _non_negative)
 SEAT_FIELD = (STR, True, _one_of(*SEATS))
 CLIENT_FIELD = (STR, True, _matches(CLIENT_ID, "client id"))
 
-SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
+Types = type | tuple[type, ...]  # what isinstance takes
+SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
     "info": {
         "v": VERSION_FIELD,
         "board": (STR, True, _matches(BOARD_NAME, "board name")),
@@ -378,26 +378,26 @@ SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool, Check | None]]] = {
 
 # The arguments each command type takes (all required), then those it may take.
 COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
-    "move": {"move": (STR, _matches(MOVE_TEXT, "move like a4-a5"))},
-    "setup": {"setup": ((dict,), _setup_map)},
-    "resign": {},
-    "offer_draw": {},
-    "accept_draw": {},
-    "decline_draw": {},
-    "offer_takeback": {},
-    "accept_takeback": {},
-    "decline_takeback": {},
-    "new_game": {},
-    "replay_load": {"text": (STR, _length(1, MAX_REPLAY_TEXT))},
-    "replay_step": {"step": (STR, _one_of("forward", "back", "jump"))},
-    "replay_play_on": {},
-    "replay_stop": {},
+    Command.MOVE: {"move": (STR, _matches(MOVE_TEXT, "move like a4-a5"))},
+    Command.SETUP: {"setup": ((dict,), _setup_map)},
+    Command.RESIGN: {},
+    Command.OFFER_DRAW: {},
+    Command.ACCEPT_DRAW: {},
+    Command.DECLINE_DRAW: {},
+    Command.OFFER_TAKEBACK: {},
+    Command.ACCEPT_TAKEBACK: {},
+    Command.DECLINE_TAKEBACK: {},
+    Command.NEW_GAME: {},
+    Command.REPLAY_LOAD: {"text": (STR, _length(1, MAX_REPLAY_TEXT))},
+    Command.REPLAY_STEP: {"step": (STR, _one_of("forward", "back", "jump"))},
+    Command.REPLAY_PLAY_ON: {},
+    Command.REPLAY_STOP: {},
 }
 OPTIONAL_COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
     # Espionage's one-move option for the next game; omitted: the current game's setting.
-    "new_game": {"moves_per_turn": (INT, _one_of(1, 2))},
-    "replay_load": {"name": (STR, _length(0, 120))},  # the file's name, shown to the players
-    "replay_step": {"ply": (INT, _non_negative)},  # where a jump goes
+    Command.NEW_GAME: {"moves_per_turn": (INT, _one_of(1, 2))},
+    Command.REPLAY_LOAD: {"name": (STR, _length(0, 120))},  # the file's name, shown to the players
+    Command.REPLAY_STEP: {"ply": (INT, _non_negative)},  # where a jump goes
 }
 
 
@@ -407,9 +407,10 @@ FROM_REFEREE = frozenset({"info", "state", "events", "error", "pair_reply", "sea
                           "seat_events", "reply"})
 
 
-def _has_type(value: Any, types: tuple[type, ...]) -> bool:
+def _has_type(value: Any, types: Types) -> bool:
     """isinstance, but a bool is no int: a counter or moves_per_turn of true is malformed."""
-    return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
+    allowed = types if isinstance(types, tuple) else (types,)
+    return isinstance(value, allowed) and not (isinstance(value, bool) and bool not in allowed)
 
 
 def _check_problem(value: Any, check: Check | None) -> str | None:
@@ -488,17 +489,19 @@ def decode(kind: str, raw: bytes | bytearray, limit: int = MAX_PUBLIC_PAYLOAD) -
     return validate(kind, payload)
 
 
-def command(seat: str, command_id: str, counter: int, command_type: str, **args: Any) -> dict:
-    """Build a validated command plaintext."""
-    return validate("command", {"v": VERSION, "id": command_id, "seat": seat, "counter": counter,
-                                "type": command_type, "args": args})
+def command(seat: str, command_id: str, counter: int, command_type: Command | str,
+            **args: Any) -> CommandPayload:
+    """Build a validated command plaintext (the type travels as its plain wire name)."""
+    return cast(CommandPayload, validate("command", {
+        "v": VERSION, "id": command_id, "seat": seat, "counter": counter,
+        "type": str(command_type), "args": args}))
 
 
 def reply(command_id: str, ok: bool, code: str | None = None, message: str = "",
-          seq: int | None = None, duplicate: bool = False) -> dict:
+          seq: int | None = None, duplicate: bool = False) -> ReplyPayload:
     """Build a validated reply plaintext."""
     payload: dict[str, Any] = {"v": VERSION, "id": command_id, "ok": ok, "code": code,
                                "message": message, "seq": seq}
     if duplicate:
         payload["duplicate"] = True
-    return validate("reply", payload)
+    return cast(ReplyPayload, validate("reply", payload))

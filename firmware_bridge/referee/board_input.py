@@ -2,8 +2,8 @@
 
 One thread reads the sensor source, stabilises, and hands each stable board and each poll to
 :class:`BoardWatcher`, which owns the MoveRecognizer and turns its observations into calls on
-the referee (rulings, guidance, pairing by a piece on a square). LEDs show the guidance where
-the board has them.
+the referee (rulings, guidance, pairing by a piece on a square), together with the position the
+session's last ruling left. LEDs show the guidance where the board has them.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import threading
 import time
 from collections.abc import Callable
 
-from engine import Game
+from engine import Move
 from firmware_bridge.board.guidance import as_plan, led_colours, plan_steps
+from firmware_bridge.board.position import ExpectedPosition
 from firmware_bridge.board.recognition import (
     BoardMatches,
     BoardMismatch,
-    IllegalAttempt,
     MoveMade,
     MoveRecognizer,
 )
@@ -28,57 +28,80 @@ log = logging.getLogger(__name__)
 
 
 class BoardWatcher:
-    """Follows the session's game with a MoveRecognizer; reports what the board shows."""
+    """Reads the board against the position the session's rulings leave; reports the moves seen.
 
-    def __init__(self, on_move: Callable[[MoveMade | IllegalAttempt], None],
+    The session hands over an ExpectedPosition with every call (the same object until a ruling
+    changes it); the watcher never sees the game.
+    """
+
+    def __init__(self, on_move: Callable[[MoveMade], None],
                  volcano_markers_sensed: bool | None = None) -> None:
         self.on_move = on_move
         self.volcano_markers_sensed = volcano_markers_sensed  # see recognition's docstring
         self.recognizer: MoveRecognizer | None = None
         self.guidance: BoardMismatch | None = None
         self.board: StableBoard | None = None
-        self.last_illegal = None
+        self.last_illegal: Move | None = None
+        self._position: ExpectedPosition | None = None
 
-    def follow(self, game: Game | None) -> None:
-        """Make sure the recogniser reads ``game`` (a new game object replaces the recogniser)."""
-        if game is None:
+    def follow(self, position: ExpectedPosition | None) -> bool:
+        """The position the board must show now (None: no game is being played); True when it
+        changed what the board must show."""
+        if position is self._position:
+            return False
+        self._position = position
+        if position is None:
+            changed = self.recognizer is not None
             self.recognizer = None
-        elif self.recognizer is None or self.recognizer.game is not game:
-            self.recognizer = MoveRecognizer(game, volcano_markers_sensed=self.volcano_markers_sensed)
+            return changed
+        if self.recognizer is None or self.recognizer.position.game != position.game:
+            # A new game: its pieces are new pieces (tags, beliefs and all are forgotten).
+            self.recognizer = MoveRecognizer(position, volcano_markers_sensed=self.volcano_markers_sensed)
             if self.board is not None:
                 self._handle(self.recognizer.feed(self.board))
+            return True
+        if position == self.recognizer.position:  # a ruling that left the board as it was
+            return False
+        self.last_illegal = None
+        self._handle(self.recognizer.expect(position))
+        return True
 
-    def feed(self, board: StableBoard, game: Game | None) -> None:
+    def feed(self, board: StableBoard, position: ExpectedPosition | None) -> None:
         """A new stable board."""
         self.board = board
-        self.follow(game)
+        self.follow(position)
         if self.recognizer is not None:
             self._handle(self.recognizer.feed(board))
 
-    def poll(self, now: float, game: Game | None) -> bool:
-        """Rulings that wait on time (a scout's hold, patience); True if anything happened."""
-        before = self.recognizer
-        self.follow(game)
+    def poll(self, now: float, position: ExpectedPosition | None) -> bool:
+        """Reports that wait on time (a scout's hold, patience), and the position of a ruling made
+        elsewhere (a tablet's takeback, a resignation); True if anything happened."""
+        changed = self.follow(position)
         if self.recognizer is None:
-            return before is not None
+            return changed
         observations = self.recognizer.poll(now)
         self._handle(observations)
-        return bool(observations) or before is not self.recognizer
+        return changed or bool(observations)
 
-    def ruled(self) -> None:
-        """The game changed (a ruling): let the recogniser re-read it and guide."""
+    def ruled(self, position: ExpectedPosition | None) -> None:
+        """A ruling changed the position: let the recogniser read it and guide."""
+        self.follow(position)
+
+    def refused(self, move: Move) -> None:
+        """The session refused (or ignored) a move seen on the board: it is to be put back."""
+        self.last_illegal = move
         if self.recognizer is not None:
-            self._handle(self.recognizer.sync())
+            self.recognizer.refused(move)
 
     def _handle(self, observations: list) -> None:
         for observation in observations:
-            if isinstance(observation, MoveMade | IllegalAttempt):
-                self.last_illegal = observation.move if isinstance(observation, IllegalAttempt) else None
+            if isinstance(observation, MoveMade):
                 self.on_move(observation)
             elif isinstance(observation, BoardMismatch):
                 self.guidance = observation
             elif isinstance(observation, BoardMatches):
                 self.guidance = None
+                self.last_illegal = None
 
     def check(self) -> dict:
         """The board_check of the public state: what to change on the board, nearest first."""
@@ -86,7 +109,7 @@ class BoardWatcher:
             return board_check_dict(None, reading=False)
         # reading: moves are read again (the recogniser confirmed the board after a restore).
         return board_check_dict(self.recognizer.guidance(), reading=not self.recognizer.restoring,
-                                volcanoes=self.recognizer.game.volcanoes)
+                                volcanoes=self.recognizer.position.volcanoes)
 
     def leds(self, width: int, height: int, last_move=None) -> list[int]:
         """LED colours for the current guidance."""

@@ -2,7 +2,7 @@
 
 Sits beside the session (which stays the one writer of games): loading a replay begins a new
 game in the session's setup phase and the replay belongs to that game id; `replay_play_on`
-hands the session a normal game at the replay's ply (the session's `play_on` ruling), after
+hands the session a normal game at the replay's ply (the session's `game_start` ruling with the record), after
 which the desk is idle. The board is read by the replay's own recogniser while a replay is on.
 
 Journal entry kinds (under the replay's game id; the session skips them when it replays):
@@ -21,6 +21,7 @@ from typing import Any
 from engine import Square
 from firmware_bridge.board.snapshots import StableBoard
 from firmware_bridge.protocol import contract
+from firmware_bridge.protocol.vocabulary import EventType
 from firmware_bridge.referee.game_options import game_variant
 from firmware_bridge.referee.replay_mode import ReplayError, ReplayMode, read_game
 from firmware_bridge.referee.session import CommandError, Ruling, Session
@@ -129,7 +130,8 @@ class ReplayDesk:
         if game.result is not None:
             raise ReplayError("the game is over at this ply: go back to play on from earlier")
         payload = {"record": mode.record.to_dict(), "ply": mode.ply, "to_move": game.to_move.value}
-        rulings, reply = self.session._rule([("play_on", payload)], reply_for,
+        # A game_start ruling that carries the record: the session builds the game from it.
+        rulings, reply = self.session._rule([(EventType.GAME_START, payload)], reply_for,
                                             f"playing on from ply {mode.ply}")
         self.mode = None
         return rulings, reply

@@ -31,6 +31,7 @@ from engine.formats import LoadedGame, load
 from engine.records import GameRecord
 from engine.replay import NextMove, Placement, Replay, StepBack
 from firmware_bridge.board.guidance import led_colours, plan_steps
+from firmware_bridge.board.position import ExpectedPosition
 from firmware_bridge.board.recognition import (
     BoardMatches,
     BoardMismatch,
@@ -107,7 +108,8 @@ class ReplayMode:
         self.replay.jump(ply)
         self.game: Game = self.replay.play_on()  # the board's expected position, for the recogniser
         self.on_ply = on_ply or (lambda ply: None)
-        self.recognizer = MoveRecognizer(self.game, volcano_markers_sensed=volcano_markers_sensed)
+        self.recognizer = MoveRecognizer(ExpectedPosition.of(self.game),
+                                         volcano_markers_sensed=volcano_markers_sensed)
         self.placed = False  # the board has matched the position since the load or the last jump
         self.wrong_move: Move | None = None  # a move made on the board that is not the game's
         self.undo: StepBack | None = None  # what the last `back` asked to put back
@@ -197,7 +199,7 @@ class ReplayMode:
         return self._handle(self.recognizer.poll(now))
 
     def _sync(self) -> None:
-        self._handle(self.recognizer.sync())
+        self._handle(self.recognizer.expect(ExpectedPosition.of(self.game)))
 
     def _handle(self, observations: list) -> bool:
         for observation in observations:
@@ -206,7 +208,9 @@ class ReplayMode:
                 if self.placed and expected is not None and observation.move == expected.move:
                     self.forward(on_board=True)
                 else:
-                    self.wrong_move = observation.move  # guided back until the board matches
+                    # Legal or not, it is not the game's move: guided back until the board matches.
+                    self.recognizer.refused(observation.move)
+                    self.wrong_move = observation.move
             elif isinstance(observation, IllegalAttempt):
                 self.wrong_move = observation.move
             elif isinstance(observation, BoardMatches):

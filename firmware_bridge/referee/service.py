@@ -12,9 +12,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from engine import Move, Square
 from firmware_bridge.board.guidance import as_plan, in_board_order, setup_steps
@@ -155,12 +156,12 @@ class Referee:
             self._channels[record.key] = channel
         return channel
 
-    def _seal(self, seat: str, topic: str, body: dict) -> bytes | None:
+    def _seal(self, seat: str, topic: str, body: Mapping[str, Any]) -> bytes | None:
         channel = self._channel(seat)
         if channel is None:
             return None
         header = {"topic": topic, "game": body.get("game"), "seq": body.get("seq")}
-        return channel.seal(header, body)
+        return channel.seal(header, dict(body))
 
     def republish(self) -> None:
         """Publish info, presence and every snapshot (on connect, on hello, after a restart)."""
@@ -297,10 +298,10 @@ class Referee:
                 self._show_leds()
             self._reply(seat, reply_topic, reply)
 
-    def _reply(self, seat: str, topic: str, reply: dict) -> None:
+    def _reply(self, seat: str, topic: str, reply: Mapping[str, Any]) -> None:
         channel = self._channel(seat)
         if channel:
-            self.link.publish(topic, channel.seal({"topic": topic, "id": reply["id"]}, reply))
+            self.link.publish(topic, channel.seal({"topic": topic, "id": reply["id"]}, dict(reply)))
 
     # -- pairing ----------------------------------------------------------------------------
     def _on_pair_request(self, topic: str, raw: bytes) -> None:
@@ -420,7 +421,7 @@ class Referee:
             self.occupancy = frozenset(s.name for s in stable.occupied())
             for challenge in self.desk.placed(self.occupancy):
                 self._grant(challenge)
-            self.watcher.feed(stable, self.session.game)
+            self.watcher.feed(stable, self.session.position)
             self.replay.feed(stable)
             self._publish_if_board_changed()
 
@@ -434,7 +435,7 @@ class Referee:
         """Called every few ms by the sensor feed: rulings that wait on time."""
         with self._lock:
             # Most polls change nothing: only then is the (costly) board check recomputed.
-            if self.watcher.poll(now, self.session.game) | self.replay.poll(now):
+            if self.watcher.poll(now, self.session.position) | self.replay.poll(now):
                 self._publish_if_board_changed()
 
     @property
@@ -466,10 +467,13 @@ class Referee:
             ruling = self.session.board_move(observation.move)
         except CommandError as error:
             log.info("ignored a board move %s: %s", observation.move, error)
+            self.watcher.refused(observation.move)
             return
         self.last_board_ruling = (observation, time.monotonic())
         if ruling.kind == "move":
-            self.watcher.ruled()  # first, so the snapshot published next has the new board check
+            self.watcher.ruled(self.session.position)  # first: the snapshot published next has the new board check
+        else:
+            self.watcher.refused(observation.move)
         self._publish_rulings([ruling])
         self._last_check = self.board_check()
         self._show_leds()

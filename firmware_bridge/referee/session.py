@@ -1,21 +1,27 @@
 """One board's game as the referee rules it: engine, journal, clocks, seats and seat commands.
 
-No network here. Every ruling is written to the journal (committed) before the caller gets it
-back to announce, and the journal alone rebuilds a Session after a crash. Rulings are numbered
-per game (``seq`` 1, 2, ...); the public and private messages of a ruling carry its number.
+No network here. The session is the one writer of the game. A ruling is applied in memory
+(a move: one ``Game.push``, which checks it once and returns the events; a move the rules refuse
+raises and changes nothing), the clock is handed over from the events the engine returned, the
+ruling is written to the journal (committed), and only then given back to the caller to announce.
+If the journal refuses the write, the in-memory change is undone, so nothing unjournalled is
+kept or announced. The journal alone rebuilds a Session after a crash, with the same ``_apply``.
+Rulings are numbered per game (``seq`` 1, 2, ...); the messages of a ruling carry its number.
 
-Journal entry kinds:
+Journal entries (names: firmware_bridge.protocol.vocabulary). A ruling is kept under the event it
+announces; journals of older versions used the names in brackets and still replay:
   game   {variant, moves_per_turn, volcanoes, time_control}
                                                       a new game (setup phase), seq 0
-  setup  {seat, setup}                     ruling     a seat's hidden setup was accepted
-  start  {red, blue}                       ruling     both setups in: the game begins
-  move   {move, seat}                      ruling     a move the engine accepted
-  refusal {move, seat, rule, message}      ruling     a move from the board the rules refuse
-  offer / decline {seat}                   ruling     draw offer and its refusal
-  takeback_offer / takeback_decline {seat} ruling     asking to take the last move back
-  takeback {seat, move}                    ruling     the last move taken back (both agreed)
-  end    {reason, seat}                    ruling     resignation, agreed draw, time
-  play_on {record, ply, to_move}           ruling     a replayed game goes on as a game here
+  setup_ready {seat, setup}        [setup]   ruling   a seat's hidden setup was accepted
+  game_start {red, blue}           [start]   ruling   both setups in: the game begins
+  game_start {record, ply, to_move}          ruling   a replayed game goes on as a game here
+  move   {move, seat}                        ruling   a move the engine accepted
+  refusal {move, seat, rule, message}        ruling   a move from the board the rules refuse
+  draw_offer / draw_declined {seat} [offer / decline] ruling  draw offer and its refusal
+  takeback_offer / takeback_declined {seat} [takeback_decline]
+                                             ruling   asking to take the last move back
+  takeback {seat, move}                      ruling   the last move taken back (both agreed)
+  game_end {reason, seat}          [end]     ruling   resignation, agreed draw, time
   pair   {seat, key, client, name}                    a tablet's key was granted a seat
   reply  {seat, counter, id, reply}                   the answer to an authenticated command
 Every ruling's payload also holds ``clock``, the clock checkpoint after it.
@@ -27,33 +33,44 @@ import copy
 import random
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from engine import (
     Color,
+    Event,
     Game,
+    IllegalMove,
     Move,
-    RefusalEvent,
     Square,
     TakebackEvent,
     place_volcanoes,
-    redact_events,
     validate_setup,
 )
 from engine.errors import ArbiterError
-from firmware_bridge.protocol import contract, crypto
+from firmware_bridge.board.position import ExpectedPosition
+from firmware_bridge.protocol import contract
+from firmware_bridge.protocol.vocabulary import (
+    Command,
+    CommandPayload,
+    EndReason,
+    EventType,
+    JournalEntry,
+    Phase,
+    ReplyPayload,
+    SeatState,
+    SeatSummary,
+    ruling_kind,
+)
 from firmware_bridge.referee.clocks import GameClock, TimeControl
 from firmware_bridge.referee.game_options import game_variant, volcano_markers
 from firmware_bridge.referee.journal import Journal
 from firmware_bridge.referee.replay_mode import game_from_play_on
+from firmware_bridge.referee.rulings import Item, Ruling, announce, clock_handover
+from firmware_bridge.referee.seats import Seat, seats_summary
 
-RULINGS = ("setup", "start", "move", "refusal", "offer", "decline", "end",
-           "takeback_offer", "takeback_decline", "takeback", "play_on")
-REPLY_CACHE = 64  # replies kept per seat for resent commands
-GENERIC_MOVEMENT_REFUSAL = "that piece cannot move there: put it back"
+TAKEBACK_COMMANDS = frozenset({Command.OFFER_TAKEBACK, Command.ACCEPT_TAKEBACK, Command.DECLINE_TAKEBACK})
 
 
 class CommandError(ArbiterError):
@@ -65,41 +82,16 @@ class CommandError(ArbiterError):
         super().__init__(message, code=code)
 
 
-def key_fingerprint(key: str) -> str | None:
-    """The fingerprint of a seat's key text, or None if it is not a public key."""
-    try:
-        return crypto.fingerprint(key)
-    except crypto.CryptoError:
-        return None
-
-
 @dataclass
-class Seat:
-    """A seat's paired tablet and its command history."""
+class _Before:
+    """The session as it was before a batch of rulings, to put back if the journal fails."""
 
-    key: str
-    client: str
-    name: str = ""
-    last_counter: int = 0
-    replies: OrderedDict[int, dict] = field(default_factory=OrderedDict)
-
-    def remember(self, counter: int, reply: dict) -> None:
-        """Keep the reply for a resent command; the counter only grows."""
-        self.last_counter = max(self.last_counter, counter)
-        self.replies[counter] = reply
-        while len(self.replies) > REPLY_CACHE:
-            self.replies.popitem(last=False)
-
-
-@dataclass
-class Ruling:
-    """What one ruling announces: its number and the events each audience may see."""
-
-    game: str
     seq: int
-    kind: str
-    public_events: list[dict]
-    seat_events: dict[str, list[dict]]
+    setups: dict[str, dict[Square, str]]
+    game: Game | None
+    draw_offer: str | None
+    takeback_offer: str | None
+    undo: list[Callable[[], object]] = field(default_factory=list)  # the game's own undos
 
 
 class Session:
@@ -119,6 +111,8 @@ class Session:
         self.now = now
         self.seats: dict[str, Seat] = {}
         self.game_id = ""
+        self._position: ExpectedPosition | None = None
+        self._position_at: tuple[str, int, int] | None = None
         self._replay()
 
     # -- state ------------------------------------------------------------------------------
@@ -136,11 +130,25 @@ class Session:
         self.takeback_offer: str | None = None
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """setup, playing or over."""
         if self.game is None:
-            return "setup"
-        return "over" if self.game.result is not None else "playing"
+            return Phase.SETUP
+        return Phase.OVER if self.game.result is not None else Phase.PLAYING
+
+    @property
+    def position(self) -> ExpectedPosition | None:
+        """What the physical board must show now, for the board reader (None before play starts).
+
+        Taken from the game once per ruling; the same object until the next ruling.
+        """
+        if self.game is None:
+            return None
+        at = (self.game_id, self.seq, id(self.game))
+        if self._position_at != at:
+            self._position = ExpectedPosition.of(self.game, self.game_id)
+            self._position_at = at
+        return self._position
 
     def _replay(self) -> None:
         checkpoint = None
@@ -148,19 +156,20 @@ class Session:
         # seats and command counters they leave behind.
         current = self.journal.last_game()
         for entry in self.journal.entries():
-            if entry.kind == "game" and entry.game != current:
+            if entry.kind == JournalEntry.GAME and entry.game != current:
                 continue
-            if entry.kind == "game":
+            ruled = ruling_kind(entry.kind)
+            if entry.kind == JournalEntry.GAME:
                 self._reset(entry.game, entry.payload)
                 checkpoint = None
-            elif entry.kind == "pair":
+            elif entry.kind == JournalEntry.PAIR:
                 self._apply_pair(entry.payload)
-            elif entry.kind == "reply":
+            elif entry.kind == JournalEntry.REPLY:
                 seat = self.seats.get(entry.payload["seat"])
                 if seat and seat.key == entry.payload.get("key", seat.key):
                     seat.remember(entry.payload["counter"], entry.payload["reply"])
-            elif entry.kind in RULINGS and entry.game == current == self.game_id:
-                self._apply(entry.kind, entry.payload)
+            elif ruled is not None and entry.game == current == self.game_id:
+                self._apply(ruled, entry.payload)
                 checkpoint = entry.payload.get("clock", checkpoint)
         if not self.game_id:
             self.new_game()
@@ -168,108 +177,141 @@ class Session:
         now = self.now()
         if checkpoint:
             self.clock = GameClock.restore(self.time_control, checkpoint, now)
-        if self.phase != "playing":
+        if self.phase != Phase.PLAYING:
             self.clock.running = None
 
-    def _apply(self, kind: str, payload: dict) -> list:
-        """Apply one ruling to the in-memory state; return the engine's events."""
-        self.seq += 1
-        events: list = []
-        if kind == "setup":
-            self.setups[payload["seat"]] = {Square.parse(s): k for s, k in payload["setup"].items()}
-        elif kind == "start":
-            self.game = Game.from_setup(self.variant, self.setups["red"], self.setups["blue"],
-                                        volcanoes=self.volcanoes)
-        elif kind == "play_on":  # a replayed game played on from its ply (replay_desk.py)
-            self.game = game_from_play_on(payload)
-        elif kind == "move":
+    def _apply(self, kind: EventType, payload: dict) -> list[Event]:
+        """Apply one ruling to the in-memory state; return the engine's events.
+
+        The live path and the replay both come here. A move is pushed once: the engine checks
+        it and raises IllegalMove, changing nothing, when the rules refuse it.
+        """
+        events: list[Event] = []
+        if kind is EventType.MOVE:
             assert self.game is not None
             events = self.game.push(Move.parse(payload["move"]))
             self.draw_offer = self.takeback_offer = None
-        elif kind == "offer":
+        elif kind is EventType.SETUP_READY:
+            self.setups[payload["seat"]] = {Square.parse(s): k for s, k in payload["setup"].items()}
+        elif kind is EventType.GAME_START and "record" in payload:
+            self.game = game_from_play_on(payload)  # a replayed game played on (replay_desk.py)
+        elif kind is EventType.GAME_START:
+            self.game = Game.from_setup(self.variant, self.setups["red"], self.setups["blue"],
+                                        volcanoes=self.volcanoes)
+        elif kind is EventType.DRAW_OFFER:
             self.draw_offer = payload["seat"]
-        elif kind == "decline":
+        elif kind is EventType.DRAW_DECLINED:
             self.draw_offer = None
-        elif kind == "takeback_offer":
+        elif kind is EventType.TAKEBACK_OFFER:
             self.takeback_offer = payload["seat"]
-        elif kind == "takeback_decline":
+        elif kind is EventType.TAKEBACK_DECLINED:
             self.takeback_offer = None
-        elif kind == "takeback":
+        elif kind is EventType.TAKEBACK:
             assert self.game is not None
             move = self.game.pop()
             events = [TakebackEvent(str(move), self.game.ply)]
             self.takeback_offer = self.draw_offer = None
-        elif kind == "end":
+        elif kind is EventType.GAME_END:
             assert self.game is not None
-            reason, seat = payload["reason"], payload.get("seat")
-            if reason == "resign":
-                events = self.game.resign(Color(seat))
-            elif reason == "draw":
-                events = self.game.agree_draw()
-            elif reason == "clock":
-                events = self.game.clock_fallen(Color(seat))
-            elif reason == "game_time":
-                events = self.game.game_time_expired()
+            events = self._end(payload["reason"], payload.get("seat"))
             self.draw_offer = None
+        self.seq += 1  # numbered once applied: a move the engine refuses has raised before this
         return events
+
+    def _end(self, reason: str, seat: str | None) -> list[Event]:
+        assert self.game is not None
+        if reason == EndReason.DRAW:
+            return self.game.agree_draw()
+        if reason == EndReason.GAME_TIME:
+            return self.game.game_time_expired()
+        assert seat is not None  # a resignation or a fallen flag is someone's
+        if reason == EndReason.RESIGN:
+            return self.game.resign(Color(seat))
+        return self.game.clock_fallen(Color(seat))
 
     def _apply_pair(self, payload: dict) -> None:
         self.seats[payload["seat"]] = Seat(payload["key"], payload["client"], payload.get("name", ""))
 
     # -- rulings ----------------------------------------------------------------------------
-    def _rule(self, items: list[tuple[str, dict]], reply_for: tuple[str, int, str] | None = None,
-              ok_message: str = "") -> tuple[list[Ruling], dict | None]:
-        """Journal rulings (and the reply to the command that caused them), then apply them."""
+    def _rule(self, items: list[Item], reply_for: tuple[str, int, str] | None = None,
+              ok_message: str = "") -> tuple[list[Ruling], ReplyPayload | None]:
+        """Apply rulings in memory, journal them (with the reply to the command that caused
+        them) in one transaction, and only then return them to be announced.
+
+        Raises IllegalMove (nothing changed, nothing journalled) when the rules refuse a move;
+        if the journal fails, the in-memory changes are undone and the error goes up.
+        """
         now = self.now()
         clock = copy.deepcopy(self.clock)
+        before = _Before(self.seq, dict(self.setups), self.game, self.draw_offer, self.takeback_offer)
         staged: list[tuple[str, dict]] = []
-        for kind, payload in items:
-            self._pass_clock(clock, *self._running_after(kind, payload), now)
-            staged.append((kind, {**payload, "clock": clock.checkpoint(now)}))
+        applied: list[tuple[EventType, dict, list[Event], int]] = []
         reply = None
-        if reply_for:
-            seat, counter, command_id = reply_for
-            reply = contract.reply(command_id, True, message=ok_message, seq=self.seq + len(items))
-            staged.append(("reply", {"seat": seat, "counter": counter, "id": command_id,
-                                     "reply": reply, "key": self.seats[seat].key}))
-        self.journal.append_all(self.game_id, staged)
+        try:
+            for kind, payload in items:
+                undo = self._undo_for(kind)
+                events = self._apply(kind, payload)
+                if undo is not None:
+                    before.undo.append(undo)
+                self._hand_over(clock, kind, events, now)
+                payload = {**payload, "clock": clock.checkpoint(now)}
+                staged.append((kind.value, payload))
+                applied.append((kind, payload, events, self.seq))
+            if reply_for:
+                seat, counter, command_id = reply_for
+                reply = contract.reply(command_id, True, message=ok_message, seq=self.seq)
+                staged.append((JournalEntry.REPLY.value, {
+                    "seat": seat, "counter": counter, "id": command_id, "reply": reply,
+                    "key": self.seats[seat].key}))
+            self.journal.append_all(self.game_id, staged)
+        except BaseException:
+            self._put_back(before)
+            raise
         # Committed: from here on the rulings exist, whatever happens to this process.
         self.clock = clock
-        rulings = [self._announce(kind, payload, self._apply(kind, payload)) for kind, payload in items]
         if reply_for and reply:
-            self.seats[reply_for[0]].remember(reply_for[1], reply)
-        return rulings, reply
+            self.seats[reply_for[0]].remember(reply_for[1], dict(reply))
+        return [announce(self.game_id, seq, kind, payload, events, self.game, self.variant.name)
+                for kind, payload, events, seq in applied], reply
 
-    def _running_after(self, kind: str, payload: dict) -> tuple[str | None, bool]:
-        """Whose clock runs once this ruling is applied (None: no clock runs), and whether a
-        turn ended with it."""
-        if kind == "start":
-            return "red", False
-        if kind == "play_on":
-            return payload["to_move"], False
-        if kind == "end":
-            return None, False
-        if kind == "takeback" and self.game is not None:
-            # The clock goes back to the player whose move is taken back.
-            move = self.game.pop()
-            running = self.game.to_move.value
-            self.game.push(move)
-            return running, False
-        if kind == "move" and self.game is not None:
-            # Try the move on the engine and take it back: only the engine knows whether the
-            # turn passes (Espionage: after the second move of a turn, or after the first when
-            # no other piece can move; back to the mover when the opponent is blocked and passes)
-            # or the game ends.
-            turn = self.game.turn
-            self.game.push(Move.parse(payload["move"]))
-            running = None if self.game.result else self.game.to_move.value
-            turn_ended = self.game.turn != turn
-            self.game.pop()
-            return running, turn_ended
-        return self.clock.running, False
+    def _undo_for(self, kind: EventType) -> Callable[[], object] | None:
+        """How to take back what applying ``kind`` does to the game, should the journal fail."""
+        game = self.game
+        if game is None:
+            return None
+        if kind is EventType.MOVE:
+            return game.pop
+        if kind is EventType.TAKEBACK:
+            last = game.last_move
+            return lambda: game.push(last) if last else None
+        if kind is EventType.GAME_END:
+            # A declared end cannot be popped; the game before it is kept aside (once a game).
+            kept = copy.deepcopy(game)
+            return lambda: setattr(self, "game", kept)
+        return None
 
-    @staticmethod
-    def _pass_clock(clock: GameClock, running: str | None, turn_ended: bool, now: float) -> None:
+    def _put_back(self, before: _Before) -> None:
+        self.seq, self.setups, self.game = before.seq, before.setups, before.game
+        self.draw_offer, self.takeback_offer = before.draw_offer, before.takeback_offer
+        for undo in reversed(before.undo):
+            undo()
+        self._position_at = None
+
+    def _hand_over(self, clock: GameClock, kind: EventType, events: list[Event], now: float) -> None:
+        """Pass the clock on as the ruling just applied says: from the engine's events for a move."""
+        if kind is EventType.MOVE:
+            running, turn_ended = clock_handover(events)
+        elif kind is EventType.GAME_START:
+            assert self.game is not None
+            running, turn_ended = self.game.to_move.value, False
+        elif kind is EventType.TAKEBACK:
+            # The clock goes back to the player whose move was taken back.
+            assert self.game is not None
+            running, turn_ended = self.game.to_move.value, False
+        elif kind is EventType.GAME_END:
+            running, turn_ended = None, False
+        else:
+            return  # offers, setups, refusals: the clocks run on as they were
         if running is None:
             clock.stop(now)
         elif clock.running is None:
@@ -277,41 +319,6 @@ class Session:
         elif clock.running != running or turn_ended:
             # The mover's turn ended; it may be the mover's again if the opponent passed.
             clock.turn_passed(running, now)
-
-    def _announce(self, kind: str, payload: dict, events: list) -> Ruling:
-        seat = payload.get("seat")
-        if kind in ("move", "end", "takeback") and self.game is not None:
-            public = redact_events(self.game, events, None)
-            private = {s: redact_events(self.game, events, Color(s)) for s in contract.SEATS}
-        else:
-            simple = {"setup": {"type": "setup_ready", "color": seat},
-                      "start": {"type": "game_start", "variant": self.variant.name},
-                      "play_on": {"type": "game_start", "variant": self.variant.name},
-                      "offer": {"type": "draw_offer", "color": seat},
-                      "decline": {"type": "draw_declined", "color": seat},
-                      "takeback_offer": {"type": "takeback_offer", "color": seat},
-                      "takeback_decline": {"type": "takeback_declined", "color": seat}}
-            if kind == "refusal":
-                return Ruling(self.game_id, self.seq, kind, [self._refusal_for(payload, None)],
-                              {s: [self._refusal_for(payload, s)] for s in contract.SEATS})
-            event = simple[kind]
-            public, private = [event], {s: [event] for s in contract.SEATS}
-        return Ruling(self.game_id, self.seq, kind, public, private)
-
-    def _refusal_for(self, payload: dict, viewer: str | None) -> dict:
-        """A refused board move as ``viewer`` may hear it.
-
-        The engine's movement reasons can name the piece ("the bomb on e2 cannot move"); whoever
-        may not know that piece hears a reason that names none.
-        """
-        assert self.game is not None
-        message = payload["message"]
-        piece = self.game.piece_at(Move.parse(payload["move"]).origin)
-        hidden = piece is not None and not self.game.knows(Color(viewer) if viewer else None, piece)
-        if hidden and payload["rule"] == "movement":  # the other rules' reasons name no piece
-            message = GENERIC_MOVEMENT_REFUSAL
-        return RefusalEvent(payload["seat"], payload["move"], payload["rule"], message,
-                            self.game.ply).to_dict()
 
     def new_game(self, variant: str | None = None, time_control: TimeControl | None = None,
                  moves_per_turn: int | None = None,
@@ -332,43 +339,43 @@ class Session:
         payload = {"variant": name, "moves_per_turn": rules.moves_per_turn,
                    "volcanoes": [s.name for s in volcanoes], "time_control": control.to_dict()}
         game_id = uuid.uuid4().hex[:16]
-        self.journal.append(game_id, "game", payload)
+        self.journal.append(game_id, JournalEntry.GAME.value, payload)
         self._reset(game_id, payload)
 
     def pair(self, seat: str, key: str, client: str, name: str = "") -> None:
         """Grant ``seat`` to a tablet key (journaled); an earlier tablet of that seat loses it."""
         payload = {"seat": seat, "key": key, "client": client, "name": name}
-        self.journal.append(self.game_id, "pair", payload)
+        self.journal.append(self.game_id, JournalEntry.PAIR.value, payload)
         self._apply_pair(payload)
 
     def board_move(self, move: Move) -> Ruling:
-        """A move recognised on the physical board: ruled, or refused with the reason."""
+        """A move seen on the physical board: ruled (one push), or refused with the reason."""
         if self.game is None or self.game.result is not None:
             raise CommandError("wrong-phase", "no game is being played")
         piece = self.game.piece_at(move.origin)
         # A refusal names whoever touched the piece; a move is always the side to move's.
         seat = piece.color.value if piece else self.game.to_move.value
-        refusal = self.game.check(move)
-        if refusal:
-            item = ("refusal", {"move": str(move), "seat": seat, "rule": refusal.rule,
-                                "message": refusal.message})
-        else:
-            item = ("move", {"move": str(move), "seat": seat})
-        return self._rule([item])[0][0]
+        try:
+            return self._rule([(EventType.MOVE, {"move": str(move), "seat": seat})])[0][0]
+        except IllegalMove as illegal:
+            refusal = illegal.refusal
+            return self._rule([(EventType.REFUSAL, {"move": str(move), "seat": seat, "rule": refusal.rule,
+                                                    "message": refusal.message})])[0][0]
 
     def tick(self) -> Ruling | None:
         """End the game if a clock ran out."""
-        if self.phase != "playing":
+        if self.phase != Phase.PLAYING:
             return None
         expired = self.clock.expired(self.now())
         if not expired:
             return None
         what, seat = expired
-        payload = {"reason": "clock", "seat": seat} if what == "player" else {"reason": "game_time"}
-        return self._rule([("end", payload)])[0][0]
+        payload = ({"reason": EndReason.CLOCK.value, "seat": seat} if what == "player"
+                   else {"reason": EndReason.GAME_TIME.value})
+        return self._rule([(EventType.GAME_END, payload)])[0][0]
 
     # -- seat commands ----------------------------------------------------------------------
-    def execute(self, seat: str, command: dict) -> tuple[dict, list[Ruling]]:
+    def execute(self, seat: str, command: CommandPayload | dict) -> tuple[ReplyPayload, list[Ruling]]:
         """Apply an authenticated, validated command exactly once; return (reply, rulings).
 
         A resent command (same counter and id) gets its first reply again, marked duplicate;
@@ -382,38 +389,43 @@ class Session:
         if counter <= record.last_counter:
             cached = record.replies.get(counter)
             if cached and cached["id"] == command_id:
-                return {**cached, "duplicate": True}, []
+                return cast(ReplyPayload, {**cached, "duplicate": True}), []
             return contract.reply(command_id, False, "replayed",
                                   f"counter {counter} is not newer than {record.last_counter}"), []
         try:
             items, message = self._plan(seat, command)
+            if items == Command.NEW_GAME:
+                self.new_game(moves_per_turn=command["args"].get(
+                    "moves_per_turn",
+                    self.variant.moves_per_turn if self.variant.name == self.default_variant else None))
+                return self._answer(record, seat, counter, contract.reply(command_id, True, message=message,
+                                                                          seq=0)), []
+            try:
+                rulings, reply = self._rule(items, (seat, counter, command_id), message)
+            except IllegalMove as illegal:  # the push refused it: nothing changed
+                raise CommandError("illegal", f"{illegal.refusal.rule}: {illegal.refusal.message}") from None
         except CommandError as error:
-            reply = contract.reply(command_id, False, error.code, str(error), seq=self.seq)
-            self.journal.append(self.game_id, "reply", {"seat": seat, "counter": counter,
-                                                        "id": command_id, "reply": reply,
-                                                        "key": record.key})
-            record.remember(counter, reply)
-            return reply, []
-        if items == "new_game":
-            self.new_game(moves_per_turn=command["args"].get("moves_per_turn", self.variant.moves_per_turn
-                                                              if self.variant.name == self.default_variant
-                                                              else None))
-            reply = contract.reply(command_id, True, message=message, seq=0)
-            self.journal.append(self.game_id, "reply", {"seat": seat, "counter": counter,
-                                                        "id": command_id, "reply": reply,
-                                                        "key": record.key})
-            record.remember(counter, reply)
-            return reply, []
-        rulings, reply = self._rule(items, (seat, counter, command_id), message)
+            refused = contract.reply(command_id, False, error.code, str(error), seq=self.seq)
+            return self._answer(record, seat, counter, refused), []
         assert reply is not None
         return reply, rulings
 
-    def _plan(self, seat: str, command: dict) -> tuple[Any, str]:
-        """Decide what a command does, without changing anything; raise CommandError to refuse."""
+    def _answer(self, record: Seat, seat: str, counter: int, reply: ReplyPayload) -> ReplyPayload:
+        """Journal the reply to a command that made no ruling (refused, or a new game)."""
+        self.journal.append(self.game_id, JournalEntry.REPLY.value, {
+            "seat": seat, "counter": counter, "id": reply["id"], "reply": reply, "key": record.key})
+        record.remember(counter, dict(reply))
+        return reply
+
+    def _plan(self, seat: str, command: CommandPayload | dict) -> tuple[Any, str]:
+        """Decide what a command does, without changing anything; raise CommandError to refuse.
+
+        A move is not checked here: applying it is its one check.
+        """
         kind, args, phase = command["type"], command["args"], self.phase
         other = Color(seat).other.value
-        if kind == "setup":
-            if phase != "setup":
+        if kind == Command.SETUP:
+            if phase != Phase.SETUP:
                 raise CommandError("wrong-phase", "setups are submitted before the game starts")
             try:
                 setup = {Square.parse(s): k for s, k in args["setup"].items()}
@@ -422,76 +434,67 @@ class Session:
             errors = validate_setup(self.variant, Color(seat), setup)
             if errors:
                 raise CommandError("invalid-setup", "; ".join(errors))
-            items = [("setup", {"seat": seat, "setup": {s.name: k for s, k in setup.items()}})]
+            items: list[Item] = [(EventType.SETUP_READY,
+                                  {"seat": seat, "setup": {s.name: k for s, k in setup.items()}})]
             if other in self.setups:
-                items.append(("start", {}))
+                items.append((EventType.GAME_START, {}))
             return items, "setup accepted"
-        if kind == "new_game":
-            if phase == "playing":
+        if kind == Command.NEW_GAME:
+            if phase == Phase.PLAYING:
                 raise CommandError("wrong-phase", "the game is still running: resign or agree a draw first")
-            option = command["args"].get("moves_per_turn")
+            option = args.get("moves_per_turn")
             try:
                 game_variant(self.default_variant, option)
             except ValueError as error:
                 raise CommandError("invalid-option", str(error)) from None
-            return "new_game", "new game" if option is None else f"new game, moves per turn: {option}"
-        if phase != "playing":
+            return Command.NEW_GAME, "new game" if option is None else f"new game, moves per turn: {option}"
+        if phase != Phase.PLAYING:
             raise CommandError("wrong-phase", f"no game is being played (phase {phase})")
         assert self.game is not None
-        if kind == "move":
+        if kind == Command.MOVE:
             if self.board_input:
                 raise CommandError("board-input", "moves are made on the board here")
             if self.game.to_move.value != seat:
                 raise CommandError("not-your-turn", f"it is {self.game.to_move.value}'s turn")
-            move = Move.parse(args["move"])
-            refusal = self.game.check(move)
-            if refusal:
-                raise CommandError("illegal", f"{refusal.rule}: {refusal.message}")
-            return [("move", {"move": str(move), "seat": seat})], "move accepted"
-        if kind == "resign":
-            return [("end", {"reason": "resign", "seat": seat})], "resigned"
-        if kind.endswith("_takeback"):
+            return [(EventType.MOVE, {"move": str(Move.parse(args["move"])), "seat": seat})], "move accepted"
+        if kind == Command.RESIGN:
+            return [(EventType.GAME_END, {"reason": EndReason.RESIGN.value, "seat": seat})], "resigned"
+        if kind in TAKEBACK_COMMANDS:
             return self._plan_takeback(seat, kind, other)
-        if kind == "offer_draw":
+        agreed: list[Item] = [(EventType.GAME_END, {"reason": EndReason.DRAW.value, "seat": seat})]
+        if kind == Command.OFFER_DRAW:
             if self.draw_offer == other:  # both want it: that is an agreement
-                return [("end", {"reason": "draw", "seat": seat})], "draw agreed"
+                return agreed, "draw agreed"
             if self.draw_offer == seat:
                 raise CommandError("no-offer", "your draw offer is already pending")
-            return [("offer", {"seat": seat})], "draw offered"
+            return [(EventType.DRAW_OFFER, {"seat": seat})], "draw offered"
         if self.draw_offer != other:
             raise CommandError("no-offer", "there is no draw offer from your opponent")
-        if kind == "accept_draw":
-            return [("end", {"reason": "draw", "seat": seat})], "draw agreed"
-        return [("decline", {"seat": seat})], "draw declined"
+        if kind == Command.ACCEPT_DRAW:
+            return agreed, "draw agreed"
+        return [(EventType.DRAW_DECLINED, {"seat": seat})], "draw declined"
 
-    def _plan_takeback(self, seat: str, kind: str, other: str) -> tuple[list, str]:
+    def _plan_takeback(self, seat: str, kind: str, other: str) -> tuple[list[Item], str]:
         assert self.game is not None
-        if kind == "offer_takeback":
+        taken_back: list[Item] = [(EventType.TAKEBACK, {"seat": seat, "move": str(self.game.last_move)})]
+        if kind == Command.OFFER_TAKEBACK:
             if not self.game.move_stack:
                 raise CommandError("illegal", "there is no move to take back")
             if self.takeback_offer == other:  # both ask: agreed
-                return [("takeback", {"seat": seat, "move": str(self.game.last_move)})], "move taken back"
+                return taken_back, "move taken back"
             if self.takeback_offer == seat:
                 raise CommandError("no-offer", "your takeback request is already pending")
-            return [("takeback_offer", {"seat": seat})], "takeback requested"
+            return [(EventType.TAKEBACK_OFFER, {"seat": seat})], "takeback requested"
         if self.takeback_offer != other:
             raise CommandError("no-offer", "your opponent has not asked to take a move back")
-        if kind == "accept_takeback":
-            return [("takeback", {"seat": seat, "move": str(self.game.last_move)})], "move taken back"
-        return [("takeback_decline", {"seat": seat})], "takeback declined"
+        if kind == Command.ACCEPT_TAKEBACK:
+            return taken_back, "move taken back"
+        return [(EventType.TAKEBACK_DECLINED, {"seat": seat})], "takeback declined"
 
     # -- what is published ------------------------------------------------------------------
-    def seats_summary(self, online: set[str]) -> dict:
-        """Public facts about the seats: paired, online, setup submitted, player name, key fingerprint.
-
-        The fingerprint of the granted tablet key lets the family compare it with the number the
-        tablet shows for its own key: a key swapped in during pairing gives a different one.
-        """
-        return {s: {"paired": s in self.seats, "online": s in online,
-                    "setup_ready": s in self.setups,
-                    "name": self.seats[s].name if s in self.seats else "",
-                    "key_fingerprint": key_fingerprint(self.seats[s].key) if s in self.seats else None}
-                for s in contract.SEATS}
+    def seats_summary(self, online: set[str]) -> dict[str, SeatSummary]:
+        """Public facts about the seats (see seats.seats_summary)."""
+        return seats_summary(self.seats, set(self.setups), online)
 
     def public_state(self, board: str, online: set[str], board_check: dict | None = None,
                      markers_sensed: bool | None = None) -> dict:
@@ -501,7 +504,7 @@ class Session:
         starts): variant, moves per turn, and the volcanoes with what to tell the players.
         """
         return contract.validate("state", {
-            "v": 1, "board": board, "game": self.game_id, "seq": self.seq, "phase": self.phase,
+            "v": 1, "board": board, "game": self.game_id, "seq": self.seq, "phase": self.phase.value,
             "view": self.game.view(None).to_dict() if self.game else None,
             "seats": self.seats_summary(online), "clocks": self.clock.to_dict(self.now()),
             "draw_offer": self.draw_offer, "takeback_offer": self.takeback_offer,
@@ -510,15 +513,15 @@ class Session:
             "volcanoes": [s.name for s in self.volcanoes],
             "volcano_markers": volcano_markers(self.volcanoes, markers_sensed), "at": time.time()})
 
-    def seat_state(self, seat: str) -> dict:
+    def seat_state(self, seat: str) -> SeatState:
         """The retained private snapshot of one seat (to be encrypted to that seat)."""
         own = self.setups.get(seat)
         record = self.seats.get(seat)
-        return contract.validate("seat_state", {
-            "v": 1, "seat": seat, "game": self.game_id, "seq": self.seq, "phase": self.phase,
+        return cast(SeatState, contract.validate("seat_state", {
+            "v": 1, "seat": seat, "game": self.game_id, "seq": self.seq, "phase": self.phase.value,
             "view": self.game.view(Color(seat)).to_dict() if self.game else None,
             "setup": {s.name: k for s, k in own.items()} if own else None,
-            "last_counter": record.last_counter if record else 0})
+            "last_counter": record.last_counter if record else 0}))
 
     def expected_occupancy(self) -> frozenset[str]:
         """Squares that should hold a piece now: the game's, or the submitted setups'."""

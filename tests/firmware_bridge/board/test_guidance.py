@@ -14,6 +14,7 @@ from firmware_bridge.board.guidance import (
     setup_steps,
     volcano_marker_steps,
 )
+from firmware_bridge.board.position import ExpectedPosition
 from firmware_bridge.board.recognition import IllegalAttempt, MoveMade
 from firmware_bridge.board.snapshots import StableBoard
 from firmware_bridge.protocol import contract, crypto
@@ -47,11 +48,12 @@ class Table:
 
     def show(self) -> None:
         self.time += 0.3
-        self.watcher.feed(StableBoard.from_squares(self.occupied, 10, 10, self.time), self.game)
-        for made in self.moves:  # as the referee does: rule the move, then re-read the game
+        self.watcher.feed(StableBoard.from_squares(self.occupied, 10, 10, self.time),
+                          ExpectedPosition.of(self.game))
+        for made in self.moves:  # as the referee does: rule the move, then hand over the position
             if isinstance(made, MoveMade):
                 self.game.push(made.move)
-                self.watcher.ruled()
+                self.watcher.ruled(ExpectedPosition.of(self.game))
         self.moves.clear()
 
     def lift(self, *squares: str) -> Table:
@@ -119,7 +121,7 @@ def test_a_takeback_asks_for_the_piece_to_go_back_where_it_came_from():
     table.lift("e4").place("e5")
     assert table.game.ply == 1
     table.game.pop()
-    table.watcher.ruled()
+    table.watcher.ruled(ExpectedPosition.of(table.game))
     check = table.check()
     assert check["reason"] == "restore"
     assert check["plan"] == [{"action": "move", "square": "e5", "to": "e4"}]

@@ -1,15 +1,16 @@
 """Reading moves off the board: each test is one thing players do with their hands."""
 
-from engine import Color, Game, Move, Square, get_variant
+import pytest
+
+from engine import Color, Game, IllegalMove, Move, Square, get_variant
+from firmware_bridge.board.position import ExpectedPosition, Placed
 from firmware_bridge.board.recognition import (
     BoardMatches,
     BoardMismatch,
-    IllegalAttempt,
     MoveMade,
     MoveRecognizer,
-    setup_from_tags,
-    setup_mismatches,
 )
+from firmware_bridge.board.setup_check import setup_from_tags, setup_mismatches
 from firmware_bridge.board.snapshots import StableBoard
 
 S = Square.parse
@@ -25,11 +26,12 @@ def position(**pieces: tuple[Color, str]) -> Game:
 
 
 class Hands:
-    """Feeds the recogniser the stable boards a player's hands produce, with a clock."""
+    """Feeds the recogniser the stable boards a player's hands produce, with a clock; rules like
+    the referee's session: pushes a move, then hands the recogniser the new position."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.recognizer = MoveRecognizer(game)
+        self.recognizer = MoveRecognizer(ExpectedPosition.of(game))
         self.occupied = set(game.occupied())
         self.time = 100.0
         self.seen = self.show(0.0)
@@ -53,7 +55,11 @@ class Hands:
 
     def push(self, observation: MoveMade) -> list:
         self.game.push(observation.move)
-        return self.recognizer.sync()
+        return self.ruled()
+
+    def ruled(self) -> list:
+        """The game changed (a ruling): the recogniser gets the position it must now see."""
+        return self.recognizer.expect(ExpectedPosition.of(self.game))
 
 
 def test_the_board_matching_the_game_is_confirmed_at_the_start():
@@ -103,23 +109,54 @@ def test_a_piece_lifted_and_put_back_means_nothing_happened():
     assert hands.wait(5.0) == []
 
 
-def test_an_illegal_move_is_refused_with_the_engines_reason_once_the_board_holds_still():
+def test_a_move_the_rules_do_not_allow_is_reported_once_the_board_holds_still_and_the_referee_refuses_it():
     hands = Hands(position(e4=(Color.RED, "major")))
     hands.lift("e4")
     assert hands.place("e6", after=0.02) == []  # not yet: it may be a piece still moving
-    attempt = hands.wait(1.0)
-    assert attempt == [IllegalAttempt(Move.parse("e4-e6"), hands.game.check(Move.parse("e4-e6")))]
-    assert "one square" in attempt[0].refusal.message
+    (seen,) = hands.wait(1.0)
+    assert seen.move == Move.parse("e4-e6")  # what the hands did; ruling on it is the referee's
+    with pytest.raises(IllegalMove, match="one square"):
+        hands.game.push(seen.move)
+    hands.recognizer.refused(seen.move)
     hands.lift("e6")
     assert hands.place("e4") == [BoardMatches()]  # taken back
+    assert hands.game.ply == 0
 
 
-def test_moving_out_of_turn_is_an_illegal_attempt():
+def test_the_recogniser_reads_moves_from_the_position_it_is_given_without_a_game():
+    red, blue = Placed(0, Color.RED), Placed(1, Color.BLUE)
+    given = ExpectedPosition({S("e4"): red, S("j10"): blue}, Color.RED, reach={S("e4"): frozenset({S("e5")})})
+    recognizer = MoveRecognizer(given)
+    assert recognizer.feed(StableBoard.from_squares({S("e4"), S("j10")}, 10, 10, 1.0)) == [BoardMatches()]
+    recognizer.feed(StableBoard.from_squares({S("j10")}, 10, 10, 1.3))
+    made = recognizer.feed(StableBoard.from_squares({S("e5"), S("j10")}, 10, 10, 1.6))
+    assert made == [MoveMade(Move.parse("e4-e5"), attack=False, settled_at=1.6)]
+    after = ExpectedPosition({S("e5"): red, S("j10"): blue}, Color.BLUE)
+    assert recognizer.expect(after) == [BoardMatches()]
+    assert recognizer.expect(after) == [], "the same position again changes nothing"
+
+
+def test_a_move_outside_the_reach_waits_for_patience_one_inside_is_reported_at_once():
+    red = Placed(0, Color.RED)
+    board = {S("e4"): red}
+    allowed = ExpectedPosition(board, Color.RED, reach={S("e4"): frozenset({S("e5")})})
+    for reach, at_once in ((allowed.reach, True), ({}, False)):
+        recognizer = MoveRecognizer(ExpectedPosition(board, Color.RED, reach=reach))
+        recognizer.feed(StableBoard.from_squares({S("e4")}, 10, 10, 1.0))
+        recognizer.feed(StableBoard.from_squares(set(), 10, 10, 1.3))
+        seen = recognizer.feed(StableBoard.from_squares({S("e5")}, 10, 10, 1.6))
+        assert bool(seen) is at_once
+        if not at_once:
+            assert recognizer.poll(1.6 + recognizer.patience_s - 0.01) == []
+            assert [o.move for o in recognizer.poll(1.6 + recognizer.patience_s)] == [Move.parse("e4-e5")]
+
+
+def test_moving_out_of_turn_is_reported_and_the_rules_refuse_it():
     hands = Hands(position(e4=(Color.RED, "major"), e7=(Color.BLUE, "major")))
     hands.lift("e7")
-    hands.place("e6", after=0.02)
-    (attempt,) = hands.wait(1.0)
-    assert isinstance(attempt, IllegalAttempt) and attempt.refusal.rule == "turn"
+    assert hands.place("e6", after=0.02) == []
+    (seen,) = hands.wait(1.0)
+    assert isinstance(seen, MoveMade) and hands.game.check(seen.move).rule == "turn"
 
 
 def test_a_scout_slid_over_squares_is_one_move_ruled_once_it_stops():
@@ -160,7 +197,7 @@ def test_moves_are_not_read_until_the_board_is_put_right():
     hands.lift("e5")
     hands.push(hands.place("e5")[0])
     hands.game.push(Move.parse("a7-a6"))  # blue's move, entered elsewhere
-    (guidance,) = hands.recognizer.sync()
+    (guidance,) = hands.ruled()
     assert set(guidance.clear) == {S("e5"), S("a7")} and guidance.fill == (S("a6"),)
     hands.lift("a7")
     (guidance,) = hands.place("a6")  # blue's scout put where the game has it: still guidance
@@ -182,14 +219,14 @@ def test_a_takeback_turns_into_guidance_not_a_new_move():
     hands.lift("e4")
     hands.push(hands.place("e5")[0])
     hands.game.pop()
-    (guidance,) = hands.recognizer.sync()
+    (guidance,) = hands.ruled()
     assert guidance == BoardMismatch(clear=(S("e5"),), fill=(S("e4"),), reason="restore")
     assert hands.recognizer.restoring
 
 
 def test_a_board_reconnected_after_a_power_cut_is_guided_back_to_the_game():
     game = position(e4=(Color.RED, "major"), c7=(Color.BLUE, "miner"))
-    recognizer = MoveRecognizer(game)
+    recognizer = MoveRecognizer(ExpectedPosition.of(game))
     empty = StableBoard.from_squares(set(), 10, 10, 5.0)
     (guidance,) = recognizer.feed(empty)
     assert guidance.reason == "setup" and set(guidance.fill) == game.occupied()

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from engine import Color, Game, Move, Square, get_variant
 from firmware_bridge.board.guidance import plan_steps, volcano_marker_steps
+from firmware_bridge.board.position import ExpectedPosition
 from firmware_bridge.board.recognition import (
     BoardMatches,
     BoardMismatch,
-    IllegalAttempt,
     MoveMade,
     MoveRecognizer,
 )
@@ -35,7 +35,7 @@ class Hands:
 
     def __init__(self, sensed: bool | None, with_markers: bool) -> None:
         self.game = study()
-        self.recognizer = MoveRecognizer(self.game, volcano_markers_sensed=sensed)
+        self.recognizer = MoveRecognizer(ExpectedPosition.of(self.game), volcano_markers_sensed=sensed)
         self.occupied = set(self.game.occupied()) | ({VOLCANO} if with_markers else set())
         self.time = 100.0
         self.seen = self.show()
@@ -64,7 +64,7 @@ def test_sensed_markers_missing_at_setup_are_asked_for_and_no_move_is_read_befor
     steps = plan_steps((), (VOLCANO,), volcanoes=hands.game.volcanoes)
     assert [step.payload() for step in steps] == [{"action": "marker", "square": "e5"}]
     seen = hands.move(Move.parse("c3-c4"))
-    assert not any(isinstance(o, MoveMade | IllegalAttempt) for o in seen), "still guiding: no move read"
+    assert not any(isinstance(o, MoveMade) for o in seen), "still guiding: no move read"
     hands.move(Move.parse("c4-c3"))  # the piece goes back
     assert hands.place(VOLCANO) == [BoardMatches()]
 
@@ -75,7 +75,7 @@ def test_a_sensed_marker_is_a_fixed_obstacle_a_lifted_one_is_guided_back():
     seen = hands.move(Move.parse("c3-c4"))
     assert seen and isinstance(seen[-1], MoveMade) and seen[-1].move == Move.parse("c3-c4")
     hands.game.push(seen[-1].move)
-    assert hands.recognizer.sync() == [BoardMatches()]
+    assert hands.recognizer.expect(ExpectedPosition.of(hands.game)) == [BoardMatches()]
     hands.lift(VOLCANO)
     hands.time += 5.0
     assert hands.recognizer.poll(hands.time) == [BoardMismatch((), (VOLCANO,), (), "unexpected")]
@@ -93,8 +93,8 @@ def test_unsensed_markers_leave_the_square_empty_and_a_reading_there_is_a_stray_
 def test_a_piece_moved_onto_a_volcano_is_refused_when_markers_are_not_sensed():
     hands = Hands(sensed=False, with_markers=False)
     seen = hands.move(Move.parse("e4-e5"))
-    assert seen and isinstance(seen[-1], IllegalAttempt)
-    assert seen[-1].refusal.message == "e5 is a volcano"
+    assert seen and isinstance(seen[-1], MoveMade), "read as a move, for the referee to refuse"
+    assert hands.game.check(seen[-1].move).message == "e5 is a volcano"
 
 
 def test_unknown_marker_sensing_takes_what_the_volcano_square_reads_at_setup_as_normal():
@@ -103,7 +103,7 @@ def test_unknown_marker_sensing_takes_what_the_volcano_square_reads_at_setup_as_
         assert hands.seen == [BoardMatches()], f"markers seen: {with_markers}"
     learned_empty = Hands(sensed=None, with_markers=False)
     seen = learned_empty.move(Move.parse("e4-e5"))
-    assert seen and isinstance(seen[-1], IllegalAttempt)
+    assert seen and isinstance(seen[-1], MoveMade) and learned_empty.game.check(seen[-1].move)
 
 
 def test_the_players_are_told_where_the_markers_go_in_board_order():

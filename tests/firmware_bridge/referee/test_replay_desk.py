@@ -112,7 +112,7 @@ def test_play_on_hands_the_session_a_game_with_the_replayed_moves_behind_it(tmp_
     desk.step("jump", 6)
     rulings, _ = desk.play_on()
     session = desk.session
-    assert [r.kind for r in rulings] == ["play_on"] and rulings[0].public_events[0]["type"] == "game_start"
+    assert [r.kind for r in rulings] == ["game_start"] and rulings[0].public_events[0]["type"] == "game_start"
     assert session.phase == "playing" and not desk.active
     assert session.game is not None and session.game.ply == 6
     refusal = session.game.check(Move.parse("a5-a4"))

@@ -8,6 +8,7 @@ import pytest
 
 from engine import Color, Game, Move, Square, get_variant
 from firmware_bridge.protocol import contract
+from firmware_bridge.protocol.vocabulary import Command
 from firmware_bridge.referee.clocks import TimeControl
 from firmware_bridge.referee.config import ConfigError, load_config
 from firmware_bridge.referee.journal import Journal
@@ -21,8 +22,8 @@ def espionage(tmp_path, clock=None, control=None, moves_per_turn=None) -> Sessio
                       rng=random.Random(7), moves_per_turn=moves_per_turn)
     session.pair("red", "r" * 44, "tab-r")
     session.pair("blue", "b" * 44, "tab-b")
-    session.execute("red", command("red", 1, "setup", **setup_args("espionage", "red", 1)))
-    reply, _ = session.execute("blue", command("blue", 1, "setup", **setup_args("espionage", "blue", 2)))
+    session.execute("red", command("red", 1, Command.SETUP, **setup_args("espionage", "red", 1)))
+    reply, _ = session.execute("blue", command("blue", 1, Command.SETUP, **setup_args("espionage", "blue", 2)))
     assert reply["ok"] and session.phase == "playing"
     return session
 
@@ -34,7 +35,7 @@ def play(session: Session, count: int, rng: random.Random, counter: int = 10) ->
             break
         seat = session.game.to_move.value
         move = str(rng.choice(session.game.legal_moves()))
-        reply, _ = session.execute(seat, command(seat, counter, "move", move=move))
+        reply, _ = session.execute(seat, command(seat, counter, Command.MOVE, move=move))
         assert reply["ok"], reply
         counter += 1
     return counter
@@ -111,20 +112,20 @@ def test_a_blocked_player_passes_the_pass_is_announced_and_the_clock_stays_with_
 
 def test_new_game_takes_the_one_move_option_and_refuses_it_where_the_variant_has_none(tmp_path):
     session = espionage(tmp_path)
-    session.execute("red", command("red", 5, "resign"))
-    reply, _ = session.execute("red", command("red", 6, "new_game", moves_per_turn=1))
+    session.execute("red", command("red", 5, Command.RESIGN))
+    reply, _ = session.execute("red", command("red", 6, Command.NEW_GAME, moves_per_turn=1))
     assert reply["ok"], reply
     assert session.variant.moves_per_turn == 1 and session.phase == "setup"
     assert session.public_state("b1", set())["moves_per_turn"] == 1
     # Without the argument the next game keeps the setting of the last one.
-    reply, _ = session.execute("blue", command("blue", 7, "new_game"))
+    reply, _ = session.execute("blue", command("blue", 7, Command.NEW_GAME))
     assert reply["ok"] and session.variant.moves_per_turn == 1
-    reply, _ = session.execute("blue", command("blue", 8, "new_game", moves_per_turn=2))
+    reply, _ = session.execute("blue", command("blue", 8, Command.NEW_GAME, moves_per_turn=2))
     assert reply["ok"] and session.variant.moves_per_turn == 2
 
     barrage = Session(Journal(tmp_path / "b.db"), "barrage")
     barrage.pair("red", "r" * 44, "tab-r")
-    reply, _ = barrage.execute("red", command("red", 1, "new_game", moves_per_turn=2))
+    reply, _ = barrage.execute("red", command("red", 1, Command.NEW_GAME, moves_per_turn=2))
     assert not reply["ok"] and reply["code"] == "invalid-option"
     assert "one move per turn" in reply["message"]
 
@@ -132,9 +133,9 @@ def test_new_game_takes_the_one_move_option_and_refuses_it_where_the_variant_has
 @pytest.mark.parametrize("value", [0, 3, True, "1", None])
 def test_a_new_game_command_with_a_bad_moves_per_turn_is_malformed(value):
     with pytest.raises(contract.ContractError):
-        contract.command("red", "x", 1, "new_game", moves_per_turn=value)
-    assert contract.command("red", "x", 1, "new_game", moves_per_turn=1)["args"] == {"moves_per_turn": 1}
-    assert contract.command("red", "x", 1, "new_game")["args"] == {}
+        contract.command("red", "x", 1, Command.NEW_GAME, moves_per_turn=value)
+    assert contract.command("red", "x", 1, Command.NEW_GAME, moves_per_turn=1)["args"] == {"moves_per_turn": 1}
+    assert contract.command("red", "x", 1, Command.NEW_GAME)["args"] == {}
 
 
 def test_the_config_file_takes_the_option_for_espionage_only(tmp_path):

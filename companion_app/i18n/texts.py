@@ -185,6 +185,17 @@ RESULT_REASONS = {
 }
 
 
+PROBLEMS = {
+    "storage-full": N_("The referee cannot record moves: storage full"),
+    "storage-read-only": N_("The referee cannot record moves: storage is read-only"),
+}
+
+
+def problem_text(tr: Translator, code: str) -> str:
+    """What keeps the referee from ruling, in the tablet's language (by the contract's code)."""
+    return tr(PROBLEMS.get(code, N_("The referee cannot record moves")))
+
+
 def result_text(tr: Translator, result: dict[str, Any], seat: str | None) -> str:
     """The end of the game in one or two lines."""
     winner = result.get("winner")

@@ -94,6 +94,7 @@ class TableState:
     revision: int = 0
     replay: dict[str, Any] | None = None  # the recorded game replayed on the board (public)
     replay_open: bool = False  # the replay panel is open (to load a game file)
+    problem: str | None = None  # what keeps the referee from ruling, by code ("storage-full")
 
     def apply(self, kind: str, payload: dict[str, Any]) -> None:
         """Take one message from the link; unknown kinds are ignored (newer referee)."""
@@ -245,6 +246,10 @@ class TableState:
 
     def _on_fingerprints(self, payload: dict[str, Any]) -> None:
         self.fingerprints = {seat: str(print_) for seat, print_ in payload.items() if print_}
+
+    def _on_problem(self, payload: dict[str, Any]) -> None:
+        code = payload.get("code")
+        self.problem = code if isinstance(code, str) else None
 
     def _on_replay(self, payload: dict[str, Any]) -> None:
         replay = payload.get("replay")

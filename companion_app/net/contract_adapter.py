@@ -118,6 +118,8 @@ class ContractTranslator:
                                        "plan": plan if isinstance(plan, list) else []})
         self.board_check = state.get("board_check")
         self.deliver("replay", {"replay": state.get("replay")})  # a recorded game on the board
+        problem = state.get("problem")
+        self.deliver("problem", {"code": problem.get("code") if isinstance(problem, dict) else None})
         # The referee sends a board check only while a board (sensors) is attached.
         self.deliver("connection", {"board": "online" if self.board_check is not None else "offline"})
         if self.seat is None:

@@ -75,6 +75,9 @@ ERROR_CODES = (
     "board-input",      # moves come from the physical board here
     "refused",          # pairing refused (seat taken, wrong code, ...)
     "invalid-option",   # a game option the variant does not have (moves_per_turn for classic)
+    "storage-full",     # the referee's journal cannot be written: nothing was ruled
+    "storage-read-only",
+    "storage",
     "invalid-replay",   # a game file that cannot be replayed, a ply out of range, no replay on
 )
 # A game file sent with replay_load: also bounded by what fits one command envelope.
@@ -289,6 +292,8 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "volcanoes": (list, OPT, None),
         "volcano_markers": ((dict, type(None)), OPT, _with_plan),
         "replay": ((dict, type(None)), OPT, None),  # the replay on the board (docs/mqtt.md)
+        # Something keeps the referee from ruling: {"code": "storage-full", "message": ...}.
+        "problem": ((dict, type(None)), OPT, None),
         "at": ((int, float), OPT, None),
     },
     "events": {

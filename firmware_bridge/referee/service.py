@@ -26,7 +26,7 @@ from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.protocol.signing import PublicSigner
 from firmware_bridge.referee.board_input import BoardWatcher, SensorFeed
 from firmware_bridge.referee.clocks import TimeControl
-from firmware_bridge.referee.journal import Journal
+from firmware_bridge.referee.journal import Journal, JournalError
 from firmware_bridge.referee.pairing import PairingDesk
 from firmware_bridge.referee.replay_desk import ReplayDesk
 from firmware_bridge.referee.session import CommandError, Ruling, Session
@@ -85,6 +85,7 @@ class Referee:
         self.replay = ReplayDesk(self.session, settings.volcano_markers_sensed)  # a famous game
         self.feed: SensorFeed | None = None
         self._last_check: dict | None = None
+        self.problem: dict[str, str] | None = None  # what keeps the referee from ruling (storage)
         self.last_board_ruling: tuple | None = None
         self._lock = threading.RLock()
         self._channels: dict[str, crypto.Channel] = {}
@@ -131,6 +132,9 @@ class Referee:
             with self._lock:
                 try:
                     ruling = self.session.tick()
+                except JournalError as error:
+                    self._storage_failed(error)
+                    continue
                 except Exception:
                     log.exception("clock tick failed")
                     continue
@@ -183,6 +187,7 @@ class Referee:
         state = self.session.public_state(self.settings.board, online, self.board_check(),
                                           self.settings.volcano_markers_sensed)
         state["replay"] = self.replay.public()
+        state["problem"] = self.problem
         self.link.publish(self.topics.state, self._signed(self.topics.state, "state", state), retain=True)
         for seat in contract.SEATS:
             topic = self.topics.seat_state(seat)
@@ -209,6 +214,21 @@ class Referee:
                 if envelope:
                     self.link.publish(topic, envelope)
         if rulings:
+            self._publish_snapshots()
+
+    def _storage_failed(self, error: JournalError) -> None:
+        """The journal refused a write: say so once, to the log and in the public state."""
+        problem = error.to_dict()
+        if problem != self.problem:
+            log.error("%s; nothing is ruled until the journal can be written again", error.message)
+            self.problem = problem
+            self._publish_snapshots()
+
+    def _storage_works(self) -> None:
+        """A ruling was journalled: a storage problem, if there was one, is over."""
+        if self.problem is not None:
+            log.warning("the journal can be written again; rulings go on")
+            self.problem = None
             self._publish_snapshots()
 
     def _error(self, topic: str, code: str, message: str) -> None:
@@ -291,6 +311,12 @@ class Referee:
                 reply, rulings = executor.execute(seat, command)
             except CommandError as error:
                 reply, rulings = contract.reply(command["id"], False, error.code, str(error)), []
+            except JournalError as error:
+                # Nothing was applied: the same command, resent once storage works, is ruled then.
+                self._storage_failed(error)
+                self._reply(seat, reply_topic, contract.reply(command["id"], False, error.code, error.message))
+                return
+            self._storage_works()
             self._publish_rulings(rulings)
             if reply["ok"] and (command["type"] == "new_game" or executor is self.replay):
                 self._last_check = self.board_check()
@@ -469,6 +495,12 @@ class Referee:
             log.info("ignored a board move %s: %s", observation.move, error)
             self.watcher.refused(observation.move)
             return
+        except JournalError as error:
+            # Not ruled, so not kept: the board is guided back and the move made again later.
+            self.watcher.refused(observation.move)
+            self._storage_failed(error)
+            return
+        self._storage_works()
         self.last_board_ruling = (observation, time.monotonic())
         if ruling.kind == "move":
             self.watcher.ruled(self.session.position)  # first: the snapshot published next has the new board check

@@ -386,6 +386,22 @@ class SeatClient(SequencedClient):
             return self.command(Command.NEW_GAME)
         return self.command(Command.NEW_GAME, moves_per_turn=moves_per_turn)
 
+    def replay_load(self, text: str, name: str = "") -> str:
+        """Load a recorded game (JSON record, Gravon XML or GSN text) to replay on the board."""
+        return self.command(Command.REPLAY_LOAD, text=text, **({"name": name} if name else {}))
+
+    def replay_step(self, step: str, ply: int | None = None) -> str:
+        """Step the replay: "forward", "back", or "jump" to ``ply``."""
+        return self.command(Command.REPLAY_STEP, step=step, **({} if ply is None else {"ply": ply}))
+
+    def replay_play_on(self) -> str:
+        """Play on from the replay's move as a normal game."""
+        return self.command(Command.REPLAY_PLAY_ON)
+
+    def replay_stop(self) -> str:
+        """End the replay."""
+        return self.command(Command.REPLAY_STOP)
+
     # -- credentials -------------------------------------------------------------------------
     def _load(self) -> dict:
         if self._path and self._path.exists():

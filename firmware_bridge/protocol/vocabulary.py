@@ -131,15 +131,30 @@ class NewGameArgs(TypedDict, total=False):
     moves_per_turn: int
 
 
+class ReplayLoadArgs(TypedDict):
+    """``replay_load``: a recorded game (JSON record, Gravon XML or GSN) and its file's name."""
+
+    text: str
+    name: NotRequired[str]
+
+
+class ReplayStepArgs(TypedDict):
+    """``replay_step``: forward, back, or a jump to ``ply``."""
+
+    step: str
+    ply: NotRequired[int]
+
+
 class NoArgs(TypedDict):
     """The commands that take no arguments."""
 
 
 # The arguments of each command (contract.COMMAND_ARGS checks the same names, with their formats).
-COMMAND_ARGUMENTS: dict[Command, type] = {
+_WITH_ARGUMENTS: dict[Command, type] = {
     Command.MOVE: MoveArgs, Command.SETUP: SetupArgs, Command.NEW_GAME: NewGameArgs,
-    **{command: NoArgs for command in Command
-       if command not in (Command.MOVE, Command.SETUP, Command.NEW_GAME)}}
+    Command.REPLAY_LOAD: ReplayLoadArgs, Command.REPLAY_STEP: ReplayStepArgs}
+COMMAND_ARGUMENTS: dict[Command, type] = {
+    **_WITH_ARGUMENTS, **{command: NoArgs for command in Command if command not in _WITH_ARGUMENTS}}
 
 
 class CommandPayload(TypedDict):

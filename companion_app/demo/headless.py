@@ -18,8 +18,9 @@ from companion_app.i18n.texts import battle_text, color_name, result_text
 from companion_app.model.setup_model import SetupDraft
 from companion_app.model.table import TableState
 from companion_app.net.contract_adapter import ContractTranslator
-from engine import Color, Move, Square
+from engine import Color, Game, Move, Square
 from firmware_bridge.protocol.client import SeatClient
+from firmware_bridge.referee.service import Referee
 
 ATTACK_GAP_S = 0.2  # longer than the recogniser's attack_min_gap_s, with room for a busy machine
 HAND_PAUSE_S = 0.08  # a hand is slower than the sensors' quiet period (20 ms at 200 Hz)
@@ -66,6 +67,19 @@ class ScriptedGame:
         self.privacy_checks = 0
         self.privacy_problems: list[str] = []
 
+    @property
+    def referee(self) -> Referee:
+        """The system's referee (the script runs once the system has started)."""
+        assert self.system.referee is not None, "start the demo system first"
+        return self.system.referee
+
+    @property
+    def game(self) -> Game:
+        """The game being played (the script plays once the setups made one)."""
+        game = self.referee.session.game
+        assert game is not None, "no game yet: the setups come first"
+        return game
+
     def wait(self, condition: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
         """Pump messages and let the board tick until condition() holds."""
         deadline = time.monotonic() + timeout
@@ -75,7 +89,7 @@ class ScriptedGame:
             if condition():
                 return
             if time.monotonic() > deadline:
-                check = self.system.referee.board_check()
+                check = self.referee.board_check()
                 raise TimeoutError(f"the demo waited too long for {what} (board: {check})")
             self.system.tick()
             time.sleep(0.02)
@@ -86,17 +100,28 @@ class ScriptedGame:
         for color, tablet in self.tablets.items():
             tablet.client.start(wait=5)
             tablet.client.pair(color)
-            self.wait(lambda t=tablet: bool(t.state.pairing and t.state.pairing.get("method")),
-                      what=f"{color}'s pairing challenge")
+
+            def challenged(t: HeadlessTablet = tablet) -> bool:
+                return bool(t.state.pairing and t.state.pairing.get("method"))
+
+            self.wait(challenged, what=f"{color}'s pairing challenge")
+            assert tablet.state.pairing is not None  # challenged() held
             square = tablet.state.pairing.get("square")
             if square:
                 board.place(Square.parse(square))
                 how = f"a piece put on {square}"
             else:
-                self.wait(lambda c=color: c in self.system.codes, what="the pairing code")
+                def coded(c: str = color) -> bool:
+                    return c in self.system.codes
+
+                self.wait(coded, what="the pairing code")
                 tablet.client.send_code(self.system.codes[color])
                 how = f"code {self.system.codes[color]}"
-            self.wait(lambda t=tablet: t.state.phase == "setup", what=f"{color}'s seat")
+
+            def seated(t: HeadlessTablet = tablet) -> bool:
+                return t.state.phase == "setup"
+
+            self.wait(seated, what=f"{color}'s seat")
             if square:
                 board.remove(Square.parse(square))
             self.say(f"{color_name(self.tr, color)}: {self.tr('Take your seat')} ({how}) ✓")
@@ -108,7 +133,7 @@ class ScriptedGame:
             draft.randomize(self.rng)
             tablet.client.setup(dict(draft.placed))
         self.wait(lambda: all(t.state.my_setup for t in self.tablets.values())
-                  and len(self.system.referee.session.setups) == 2, timeout=60, what="the setups")
+                  and len(self.referee.session.setups) == 2, timeout=60, what="the setups")
         self.system.place_setups()
         self.wait(lambda: all(t.state.view for t in self.tablets.values()), what="the first views")
         self.wait(self.board_matches, what="the board to match the setups")
@@ -116,7 +141,7 @@ class ScriptedGame:
 
     def play(self, plies: int) -> None:
         """Scripted moves on the board, each told as both tablets show it."""
-        game = self.system.referee.session.game
+        game = self.game
         for _ in range(plies):
             if game.result is not None:
                 return
@@ -125,14 +150,17 @@ class ScriptedGame:
             move = self.rng.choice(attacks if attacks and self.rng.random() < 0.5 else moves)
             ply = game.ply
             self.hand_move(move)
-            self.wait(lambda p=ply: all((t.state.view or {}).get("ply", 0) > p
-                                        for t in self.tablets.values()), what=f"the ruling of {move}")
+
+            def ruled(p: int = ply) -> bool:
+                return all((t.state.view or {}).get("ply", 0) > p for t in self.tablets.values())
+
+            self.wait(ruled, what=f"the ruling of {move}")
             self.after_ruling(move)
             self.report(move)
 
     def hand_move(self, move: Move) -> None:
         """Lift and place like a person; an attack lifts both pieces first."""
-        board, game = self.system.board, self.system.referee.session.game
+        board, game = self.system.board, self.game
         attack = game.piece_at(move.target) is not None
         token = board.lift(move.origin)
         time.sleep(HAND_PAUSE_S)
@@ -143,12 +171,13 @@ class ScriptedGame:
 
     def after_ruling(self, move: Move) -> None:
         """Do what the referee says after a battle: the loser leaves the board."""
-        board, game = self.system.board, self.system.referee.session.game
+        board, game = self.system.board, self.game
         in_hand = board.in_hand()
         if not in_hand:
             return
         survivor = game.piece_at(move.target)
-        mover_color = self.system.colors.get(board.tokens().get(move.target))
+        mover_token = board.tokens().get(move.target)
+        mover_color = self.system.colors.get(mover_token) if mover_token is not None else None
         if survivor is None:
             board.remove(move.target)
         elif survivor.color.value != mover_color:
@@ -162,7 +191,7 @@ class ScriptedGame:
 
     def board_matches(self) -> bool:
         """True when the referee sees the board as the game says it must be."""
-        return bool((self.system.referee.board_check() or {}).get("matches"))
+        return bool((self.referee.board_check() or {}).get("matches"))
 
     def report(self, move: Move) -> None:
         """Print the move and, after a battle, what each tablet says."""
@@ -177,7 +206,7 @@ class ScriptedGame:
 
     def check_privacy(self, color: str, view: dict | None) -> None:
         """A tablet's view may hold only ranks its player may know."""
-        game = self.system.referee.session.game
+        game = self.game
         for piece in (view or {}).get("pieces", ()):
             self.privacy_checks += 1
             real = game.piece(piece["id"])
@@ -186,7 +215,7 @@ class ScriptedGame:
 
     def finish(self) -> dict:
         """Blue offers a draw and Red accepts; a script holding one seat resigns instead."""
-        game = self.system.referee.session.game
+        game = self.game
         tablets = self.tablets
         if game.result is None and len(tablets) == 2:
             tablets["blue"].client.offer_draw()
@@ -198,6 +227,7 @@ class ScriptedGame:
         # The end is read only once each tablet holds the result (the phase alone may come first).
         self.wait(lambda: all(t.state.result for t in tablets.values()), what="the end of the game")
         result = next(iter(tablets.values())).state.result
+        assert result is not None  # the wait above saw it
         self.say(result_text(self.tr, result, None).replace("\n", " — "))
         return result
 

@@ -131,7 +131,7 @@ class LocalTable:
         if command_type == "new_game" and reply["ok"]:
             self.board_check = None
             self.publish()
-        return reply
+        return dict(reply)  # the app holds its own dict, as it does after the wire
 
     def play(self, text: str) -> dict[str, Any]:
         """A move made on the physical board: ruled, or refused and the refusal announced.
@@ -187,7 +187,7 @@ class LocalTable:
 
     def seat_state(self, seat: str) -> dict[str, Any]:
         """One seat's private snapshot, as the session writes it."""
-        return self.session.seat_state(seat)
+        return dict(self.session.seat_state(seat))
 
     def phase(self) -> str:
         """The contract's phase: setup, playing or over."""

@@ -29,8 +29,11 @@ class DemoSystem:
                  host: str = "127.0.0.1") -> None:
         self.variant = get_variant(variant)
         self.board_name = board
-        self._tmp = None if workdir else tempfile.TemporaryDirectory(prefix="arbiter-demo-")
-        self.workdir = Path(workdir or self._tmp.name)
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        if not workdir:
+            self._tmp = tempfile.TemporaryDirectory(prefix="arbiter-demo-")
+            workdir = Path(self._tmp.name)
+        self.workdir = Path(workdir)
         self.broker = EmbeddedBroker(host, free_port(host))
         self.board = SimulatedBoard(self.variant.width, self.variant.height, OCCUPANCY)
         self.referee: Referee | None = None

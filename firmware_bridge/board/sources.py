@@ -37,8 +37,13 @@ if TYPE_CHECKING:  # types only: neither is loaded when the board is read over s
 class SensorSource(Protocol):
     """What the referee needs from any sensor grid."""
 
-    status: str
-    status_text: str
+    @property
+    def status(self) -> str:
+        """Where the source stands: "connected", "disconnected", "stopped", ..."""
+
+    @property
+    def status_text(self) -> str:
+        """The status in words, for people ("board unplugged ...; retrying")."""
 
     def start(self) -> None:
         """Begin producing readings."""

@@ -61,7 +61,8 @@ class Announcer:
     def start(self) -> None:
         """Announce."""
         kwargs = {"interfaces": self._interfaces} if self._interfaces else {}
-        self.zeroconf = Zeroconf(ip_version=IPVersion.V4Only, **kwargs)
+        # mypy matches **kwargs against every parameter; it only ever holds `interfaces`
+        self.zeroconf = Zeroconf(ip_version=IPVersion.V4Only, **kwargs)  # type: ignore[arg-type]
         self.zeroconf.register_service(self.info, allow_name_change=True)
         log.info("announced %s on %s", self.info.name, ", ".join(self.addresses))
 
@@ -90,7 +91,7 @@ class _Collector(ServiceListener):
 def discover(timeout: float = 3.0, interfaces: list[str] | None = None) -> list[Announced]:
     """Boards announced on the LAN within ``timeout`` seconds (for the tablet's board list)."""
     kwargs = {"interfaces": interfaces} if interfaces else {}
-    zeroconf = Zeroconf(ip_version=IPVersion.V4Only, **kwargs)
+    zeroconf = Zeroconf(ip_version=IPVersion.V4Only, **kwargs)  # type: ignore[arg-type]  # as in start()
     collector = _Collector()
     browser = ServiceBrowser(zeroconf, SERVICE_TYPE, collector)
     found: list[Announced] = []

@@ -72,7 +72,8 @@ class MqttLink:
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
                              protocol=mqtt.MQTTv311, clean_session=True)
         client.max_inflight_messages_set(200)
-        client.reconnect_delay_set(min_delay=0.05, max_delay=2)
+        # paho annotates int seconds but schedules with floats (now + delay)
+        client.reconnect_delay_set(min_delay=0.05, max_delay=2)  # type: ignore[arg-type]
         if self.url.username:
             client.username_pw_set(self.url.username, self.url.password)
         if self.url.tls:
@@ -169,8 +170,9 @@ class MqttLink:
         with self._lock:
             handlers = [h for f, hs in self._handlers.items() if mqtt.topic_matches_sub(f, message.topic)
                         for h in hs]
+        payload = bytes(message.payload)  # paho decodes bytes; its attribute also allows bytearray
         for handler in handlers:
             try:
-                handler(message.topic, message.payload)
+                handler(message.topic, payload)
             except Exception:  # one bad message must not stop the others
                 log.exception("handler for %s failed", message.topic)

@@ -114,10 +114,10 @@ class BoardWatcher:
     def leds(self, width: int, height: int, last_move=None) -> list[int]:
         """LED colours for the current guidance."""
         guidance = self.recognizer.guidance() if self.recognizer and self.board else None
-        if guidance is None:
+        if self.recognizer is None or guidance is None:
             return led_colours(width, height, last_move=last_move)
-        volcanoes = self.recognizer.game.volcanoes if self.recognizer else ()
-        steps = plan_steps(guidance.clear, guidance.fill, guidance.wrong, volcanoes=volcanoes)
+        steps = plan_steps(guidance.clear, guidance.fill, guidance.wrong,
+                           volcanoes=self.recognizer.position.volcanoes)
         return led_colours(width, height, steps, illegal=self.last_illegal)
 
 

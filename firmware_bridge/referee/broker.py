@@ -21,6 +21,10 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # amqtt is imported when the broker starts
+    from amqtt.broker import Broker
 
 log = logging.getLogger(__name__)
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
@@ -49,7 +53,7 @@ class EmbeddedBroker:
     def __init__(self, host: str = "0.0.0.0", port: int = 1883) -> None:
         self.host, self.port = host, port
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._broker = None
+        self._broker: Broker | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
         self._error: BaseException | None = None

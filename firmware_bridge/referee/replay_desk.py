@@ -16,12 +16,12 @@ resent after a crash is answered, never carried out twice.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, cast
 
 from engine import Square
 from firmware_bridge.board.snapshots import StableBoard
 from firmware_bridge.protocol import contract
-from firmware_bridge.protocol.vocabulary import EventType
+from firmware_bridge.protocol.vocabulary import EventType, ReplyPayload
 from firmware_bridge.referee.game_options import game_variant
 from firmware_bridge.referee.replay_mode import ReplayError, ReplayMode, read_game
 from firmware_bridge.referee.session import CommandError, Ruling, Session
@@ -123,7 +123,7 @@ class ReplayDesk:
         self._write("replay_stop", {})
         self.mode = None
 
-    def play_on(self, reply_for: tuple[str, int, str] | None = None) -> tuple[list[Ruling], dict | None]:
+    def play_on(self, reply_for: tuple[str, int, str] | None = None) -> tuple[list[Ruling], ReplyPayload | None]:
         """Hand the session a normal game at the replay's ply (the rest is played as a game)."""
         mode = self._require()
         game = mode.play_on()
@@ -146,7 +146,7 @@ class ReplayDesk:
         """Whether this desk answers the command (replay commands; setups and moves in a replay)."""
         return command["type"] in REPLAY_COMMANDS or (self.active and command["type"] in ("setup", "move"))
 
-    def execute(self, seat: str, command: dict) -> tuple[dict, list[Ruling]]:
+    def execute(self, seat: str, command: dict) -> tuple[ReplyPayload, list[Ruling]]:
         """Carry out an authenticated replay command once, like `Session.execute`."""
         record = self.session.seats.get(seat)
         if record is None:
@@ -156,11 +156,11 @@ class ReplayDesk:
         if counter <= record.last_counter:
             cached = record.replies.get(counter)
             if cached and cached["id"] == command_id:
-                return {**cached, "duplicate": True}, []
+                return cast(ReplyPayload, {**cached, "duplicate": True}), []
             return contract.reply(command_id, False, "replayed",
                                   f"counter {counter} is not newer than {record.last_counter}"), []
 
-        def reply_item(reply: dict) -> tuple[str, dict]:
+        def reply_item(reply: ReplyPayload) -> tuple[str, dict]:
             return ("reply", {"seat": seat, "counter": counter, "id": command_id, "reply": reply,
                               "key": record.key})
 
@@ -185,7 +185,7 @@ class ReplayDesk:
             reply = contract.reply(command_id, False, code, str(error), seq=self.session.seq)
             self._reply_items = []
             self.session.journal.append(self.session.game_id, *reply_item(reply))
-        record.remember(counter, reply)
+        record.remember(counter, dict(reply))
         return reply, rulings
 
     @staticmethod

@@ -300,8 +300,8 @@ class ReplayMode:
         if mismatch is None or (steps and steps[0]["action"] == "move"):
             next_move = self.replay.next_move()
             return led_colours(width, height, last_move=next_move.move if next_move else None)
-        return led_colours(width, height, clear=mismatch.clear, fill=mismatch.fill,
-                           wrong=mismatch.wrong, illegal=self.wrong_move)
+        return led_colours(width, height, plan_steps(mismatch.clear, mismatch.fill, mismatch.wrong),
+                           illegal=self.wrong_move)
 
     # -- the public state -----------------------------------------------------------------------
     def public(self) -> dict[str, Any]:

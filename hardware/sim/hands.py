@@ -22,8 +22,13 @@ from hardware.sim.board import SimulatedBoard
 class BoardDifference(Protocol):
     """What guidance asks of the hands: squares to clear and squares to fill."""
 
-    clear: Iterable[Square]
-    fill: Iterable[Square]
+    @property
+    def clear(self) -> Iterable[Square]:
+        """Squares a piece must come off."""
+
+    @property
+    def fill(self) -> Iterable[Square]:
+        """Squares a piece must go on."""
 
 
 @dataclass(frozen=True)

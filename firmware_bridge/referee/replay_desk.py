@@ -16,7 +16,7 @@ resent after a crash is answered, never carried out twice.
 from __future__ import annotations
 
 import logging
-from typing import Any, cast
+from typing import Any
 
 from engine import Square
 from firmware_bridge.board.snapshots import StableBoard
@@ -148,17 +148,11 @@ class ReplayDesk:
 
     def execute(self, seat: str, command: dict) -> tuple[ReplyPayload, list[Ruling]]:
         """Carry out an authenticated replay command once, like `Session.execute`."""
-        record = self.session.seats.get(seat)
-        if record is None:
-            raise CommandError("not-paired", f"no tablet holds the {seat} seat")
+        record, owed = self.session.fresh(seat, command)
+        if owed is not None:
+            return owed, []
         counter, command_id, kind, args = (command["counter"], command["id"], command["type"],
                                            command["args"])
-        if counter <= record.last_counter:
-            cached = record.replies.get(counter)
-            if cached and cached["id"] == command_id:
-                return cast(ReplyPayload, {**cached, "duplicate": True}), []
-            return contract.reply(command_id, False, "replayed",
-                                  f"counter {counter} is not newer than {record.last_counter}"), []
 
         def reply_item(reply: ReplyPayload) -> tuple[str, dict]:
             return ("reply", {"seat": seat, "counter": counter, "id": command_id, "reply": reply,

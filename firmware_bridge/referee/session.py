@@ -382,16 +382,10 @@ class Session:
         an older counter is refused as replayed. Refusals are journaled too, so the counter
         advances durably and a refused command can never be replayed later.
         """
-        record = self.seats.get(seat)
-        if record is None:
-            raise CommandError("not-paired", f"no tablet holds the {seat} seat")
+        record, owed = self.fresh(seat, command)
+        if owed is not None:
+            return owed, []
         counter, command_id = command["counter"], command["id"]
-        if counter <= record.last_counter:
-            cached = record.replies.get(counter)
-            if cached and cached["id"] == command_id:
-                return cast(ReplyPayload, {**cached, "duplicate": True}), []
-            return contract.reply(command_id, False, "replayed",
-                                  f"counter {counter} is not newer than {record.last_counter}"), []
         try:
             items, message = self._plan(seat, command)
             if items == Command.NEW_GAME:
@@ -409,6 +403,21 @@ class Session:
             return self._answer(record, seat, counter, refused), []
         assert reply is not None
         return reply, rulings
+
+    def fresh(self, seat: str, command: CommandPayload | dict) -> tuple[Seat, ReplyPayload | None]:
+        """The seat's record, and the answer already owed when ``command`` is not new: its first
+        reply again for a resend (marked duplicate), a refusal for an older counter."""
+        record = self.seats.get(seat)
+        if record is None:
+            raise CommandError("not-paired", f"no tablet holds the {seat} seat")
+        counter, command_id = command["counter"], command["id"]
+        if counter > record.last_counter:
+            return record, None
+        cached = record.replies.get(counter)
+        if cached and cached["id"] == command_id:
+            return record, cast(ReplyPayload, {**cached, "duplicate": True})
+        return record, contract.reply(command_id, False, "replayed",
+                                      f"counter {counter} is not newer than {record.last_counter}")
 
     def _answer(self, record: Seat, seat: str, counter: int, reply: ReplyPayload) -> ReplyPayload:
         """Journal the reply to a command that made no ruling (refused, or a new game)."""

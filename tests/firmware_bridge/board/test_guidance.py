@@ -22,17 +22,10 @@ from firmware_bridge.protocol.board_steps import StepAction, known_step, plan_pr
 from firmware_bridge.referee.board_input import BoardWatcher
 from firmware_bridge.referee.service import Referee, RefereeSettings
 from hardware.firmware import protocol
+from tests.firmware_bridge.board.test_recognition import position
 
 S = Square.parse
 CLASSIC = get_variant("classic")
-
-
-def position(**pieces: tuple[Color, str]) -> Game:
-    """A classic game with exactly these pieces (and both flags, so it is not over)."""
-    layout = {S(name): piece for name, piece in pieces.items()}
-    layout.setdefault(S("a1"), (Color.RED, "flag"))
-    layout.setdefault(S("j10"), (Color.BLUE, "flag"))
-    return Game.from_position(CLASSIC, layout)
 
 
 class Table:

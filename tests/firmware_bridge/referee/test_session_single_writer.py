@@ -18,8 +18,6 @@ from engine import (
     MoveEvent,
     Square,
     TurnEvent,
-    get_variant,
-    random_setup,
 )
 from firmware_bridge.protocol import crypto
 from firmware_bridge.protocol.vocabulary import OLD_RULING_NAMES, Command, EventType
@@ -28,23 +26,7 @@ from firmware_bridge.referee.journal import Journal
 from firmware_bridge.referee.rulings import clock_handover
 from firmware_bridge.referee.service import Referee, RefereeSettings
 from firmware_bridge.referee.session import CommandError, Session
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def command(seat: str, counter: int, kind: str, **args) -> dict:
-    return {"v": 1, "id": f"{seat}-{counter}", "seat": seat, "counter": counter, "type": kind, "args": args}
-
-
-def setup_args(variant: str, seat: str, seed: int) -> dict:
-    setup = random_setup(get_variant(variant), Color(seat), random.Random(seed))
-    return {"setup": {s.name: k for s, k in setup.items()}}
+from tests.firmware_bridge.referee.test_session import Clock, command, setup_args
 
 
 def start(session: Session, variant: str = "barrage") -> Session:

@@ -1,0 +1,147 @@
+"""Determinized search: one sampled world at a time, our move, the relevant replies, a capture step.
+
+For each world (every enemy piece given a kind, drawn by the notebook's beliefs) and each of our
+root moves we play the move, let the opponent answer with its attacks and with the escapes of the
+pieces we now threaten, and finish with a quiescence step: the best capture still open to us. The
+values of a root move are summed over worlds, so a battle against an unknown piece counts as the
+average over what that piece may be (the chance node), weighted by the beliefs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from firmware_bridge.bot.board import ATTACKER_WINS, BOTH_DIE, DEFENDER_WINS, EMPTY, SearchBoard
+
+WIN = 10_000.0
+
+Values = tuple[list[float], list[float]]  # value of each kind code, for red and for blue
+
+
+class SearchStats:
+    """How much work one decision did."""
+
+    def __init__(self) -> None:
+        self.positions = 0
+        self.worlds = 0
+        self.seconds = 0.0
+
+
+def battle_gain(board: SearchBoard, attacker: int, defender: int, values: Values) -> float:
+    """Material the attacker's side wins (negative: loses) in this battle; WIN for an objective."""
+    kinds, colors = board.kind, board.color
+    ka, kd = kinds[attacker], kinds[defender]
+    outcome = board.rules.battle[ka][kd]
+    own, theirs = values[colors[attacker]], values[colors[defender]]
+    if outcome == ATTACKER_WINS:
+        return WIN if board.rules.objective[kd] else theirs[kd]
+    if outcome == DEFENDER_WINS:
+        return -own[ka]
+    return theirs[kd] - own[ka]
+
+
+def attacks(board: SearchBoard, side: int) -> list[tuple[int, int]]:
+    """Every attack `side` may make now (two-squares applied)."""
+    cells, colors, kinds, squares = board.cells, board.color, board.kind, board.square
+    mobile, scout = board.rules.mobile, board.rules.scout
+    strike = board.rules.variant.scout_strike
+    found: list[tuple[int, int]] = []
+    for piece, origin in enumerate(squares):
+        if origin < 0 or colors[piece] != side or not mobile[kinds[piece]]:
+            continue
+        if scout[kinds[piece]]:
+            for ray in board.rays[origin]:
+                for distance, target in enumerate(ray):
+                    occupant = cells[target]
+                    if occupant == EMPTY:
+                        continue
+                    if occupant >= 0 and colors[occupant] != side and (distance == 0 or strike):
+                        found.append((origin, target))
+                    break
+        else:
+            for target in board.neighbours[origin]:
+                occupant = cells[target]
+                if occupant >= 0 and colors[occupant] != side:
+                    found.append((origin, target))
+    run = board.runs[side]
+    if run is not None and run[4] >= board.rules.limit:
+        found = [m for m in found if not board._refused(board.cells[m[0]], m[0], m[1])]
+    return found
+
+
+def best_capture(board: SearchBoard, side: int, values: Values) -> tuple[float, list[int]]:
+    """The best battle gain open to `side`, and the enemy pieces it can take with profit."""
+    best = 0.0
+    victims: list[int] = []
+    cells = board.cells
+    for origin, target in attacks(board, side):
+        gain = battle_gain(board, cells[origin], cells[target], values)
+        if gain > 0:
+            victims.append(cells[target])
+            best = max(best, gain)
+    return best, victims
+
+
+def _move_gain(board: SearchBoard, undo: tuple, values: Values) -> float:
+    """Material the mover won by the move just made (from `make`'s undo record)."""
+    _, _, piece, defender, outcome, _, _ = undo
+    if defender == EMPTY:
+        return 0.0
+    kinds, colors = board.kind, board.color
+    own, theirs = values[colors[piece]], values[colors[defender]]
+    if outcome == ATTACKER_WINS:
+        return theirs[kinds[defender]]
+    if outcome == DEFENDER_WINS:
+        return -own[kinds[piece]]
+    assert outcome == BOTH_DIE
+    return theirs[kinds[defender]] - own[kinds[piece]]
+
+
+def _terminal(board: SearchBoard, side: int) -> float:
+    if board.winner is None:
+        return 0.0
+    return WIN if board.winner == side else -WIN
+
+
+def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats) -> float:
+    """The opponent (to move) answers as well as it can; value for it, after our capture step."""
+    opponent = 1 - me
+    mine, victims = best_capture(board, me, values)
+    best = -mine  # a quiet move elsewhere leaves our best capture open
+    replies = attacks(board, opponent)
+    for victim in victims:
+        replies.extend(board.moves_of(victim))
+    if board.mobile_count[opponent] <= 3 and not board.moves(opponent):
+        return -WIN  # it cannot move and loses
+    for origin, target in replies:
+        undo = board.make(origin, target)
+        stats.positions += 1
+        if board.finished:
+            value = _terminal(board, opponent)
+        else:
+            value = _move_gain(board, undo, values) - best_capture(board, me, values)[0]
+        board.unmake(undo)
+        if value > best:
+            best = value
+    return best
+
+
+def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], values: Values,
+                 replies: bool, deadline: float | None, stats: SearchStats) -> list[float] | None:
+    """The value of each root move in this world; None when the deadline passed before the end."""
+    result: list[float] = []
+    for index, (origin, target) in enumerate(moves):
+        if deadline is not None and index % 8 == 7 and time.perf_counter() > deadline:
+            return None
+        undo = board.make(origin, target)
+        stats.positions += 1
+        if board.finished:
+            value = _terminal(board, me)
+        elif replies:
+            value = _move_gain(board, undo, values) - reply_value(board, me, values, stats)
+        else:
+            value = _move_gain(board, undo, values) - best_capture(board, 1 - me, values)[0]
+        board.unmake(undo)
+        result.append(value)
+    return result

@@ -81,6 +81,14 @@ def play_game(red: Player, blue: Player, variant_name: str, max_plies: int = 100
     red_setup, blue_setup = setups[Color.RED], setups[Color.BLUE]
     assert red_setup is not None and blue_setup is not None
     game = Game.from_setup(variant, red_setup, blue_setup, rng=random.Random(seed))
+    return play_from(game, seats, max_plies, names, think)
+
+
+def play_from(game: Game, seats: dict[Color, Player], max_plies: int = 1000,
+              names: tuple[str, str] = ("red", "blue"),
+              think: dict[str, list[float]] | None = None) -> GameResult:
+    """Referee a game from its current position to the end, the ply cap (a draw) or a forfeit."""
+    think = think if think is not None else {"red": [], "blue": []}
     events: list[Event] = []
     try:
         while True:
@@ -94,8 +102,9 @@ def play_game(red: Player, blue: Player, variant_name: str, max_plies: int = 100
                 move = Move.parse(answer) if answer is not None else None
             except ValueError:
                 move = None
-            if move is None or game.check(move) is not None:
-                rule = "no-move" if move is None else game.check(move).rule  # type: ignore[union-attr]
+            refusal = game.check(move) if move is not None else None
+            if move is None or refusal is not None:
+                rule = "no-move" if refusal is None else refusal.rule
                 return GameResult(names[0], names[1], mover.other.value, f"forfeit-{rule}",
                                   game.ply, think)
             events = game.push(move)

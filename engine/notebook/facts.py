@@ -34,6 +34,7 @@ class EnemyPiece:
     allowed: set[str]  # the kinds hard facts leave (before counting the others)
     moved: bool = False
     known: str | None = None  # its kind, once shown
+    idle: int = 0  # enemy turns it stood unmoved beside an empty square: it could have moved
     evidence: dict[str, float] = field(default_factory=dict)  # kind -> soft factor
 
 
@@ -70,6 +71,7 @@ class FactReader:
         self.kinds = tuple(variant.army)
         self.mobile = frozenset(k for k in self.kinds if variant.kinds[k].mobile)
         self.far_movers = frozenset(k for k in self.kinds if variant.kinds[k].scout)
+        self.blocked: frozenset[Square] = variant.lakes
 
     # -- events -----------------------------------------------------------------------------
 
@@ -99,6 +101,7 @@ class FactReader:
                 mine.square = move.target.name
                 mine.betrayed = mine.betrayed or (far and self._only_scouts_go_far())
             return
+        self._count_idle(facts, piece_id)
         piece = facts.enemies.get(piece_id)
         if piece is None:
             piece = facts.enemies[piece_id] = EnemyPiece(
@@ -110,9 +113,24 @@ class FactReader:
         self._weigh_behaviour(facts, piece, move)
         piece.square = move.target.name
 
+    def _count_idle(self, facts: Facts, mover: int) -> None:
+        """The opponent moved another piece: each still piece that could have moved gains a turn."""
+        taken = {p.square for p in facts.enemies.values() if p.square is not None}
+        taken |= {m.square for m in facts.mine.values() if m.square is not None}
+        for piece in facts.enemies.values():
+            if piece.moved or piece.square is None or piece.id == mover:
+                continue
+            square = Square.parse(piece.square)
+            for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                near = Square(square.file + df, square.rank + dr)
+                if (self.variant.on_board(near) and near not in self.blocked
+                        and near.name not in taken):
+                    piece.idle += 1
+                    break
+
     def _only_scouts_go_far(self) -> bool:
-        return bool(self.far_movers) and all(
-            self.variant.kinds[k].scout for k in self.mobile if k in self.far_movers)
+        # The engine lets exactly the kinds with scout powers move more than one square.
+        return bool(self.far_movers)
 
     def _weigh_behaviour(self, facts: Facts, piece: EnemyPiece, move: Move) -> None:
         """Approaching a piece of mine it knows suggests strength; backing away, weakness."""
@@ -216,6 +234,7 @@ class FactReader:
         tray = view["captured"].get(self.enemy.value, [])
         facts.dead = Counter(str(k) for k in tray if k is not None)
         facts.unknown_dead = sum(1 for k in tray if k is None)
+        self.blocked = self.variant.lakes | frozenset(Square.parse(str(s)) for s in view.get("blocked", ()))
         facts.ply = int(view.get("ply", facts.ply))
         facts.over = facts.over or view.get("result") is not None
 

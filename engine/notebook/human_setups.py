@@ -42,22 +42,26 @@ _FULL_ROWS: dict[str, tuple[float, ...]] = {
     "scout": (0.28, 0.12, 0.12, 0.48),
 }
 
-# Barrage and Duel: eight or ten pieces on a 40-square zone; most stand well forward.
+# Barrage and Duel: eight or ten pieces on a 40-square zone. Row shares as counted on 120
+# Barrage setups of the Gravon archive: officers mostly on the front row, the flag mostly on
+# the back row yet one time in seven on the front row, miners and scouts front and back.
 _SPARSE_ROWS: dict[str, tuple[float, ...]] = {
-    "flag": (0.62, 0.30, 0.08, 0.0),
-    "bomb": (0.35, 0.35, 0.20, 0.10),
-    "marshal": (0.04, 0.12, 0.44, 0.40),
-    "general": (0.04, 0.12, 0.44, 0.40),
-    "spy": (0.08, 0.22, 0.45, 0.25),
-    "miner": (0.25, 0.30, 0.30, 0.15),
-    "scout": (0.05, 0.10, 0.30, 0.55),
+    "flag": (0.60, 0.19, 0.06, 0.15),
+    "bomb": (0.52, 0.21, 0.10, 0.17),
+    "marshal": (0.09, 0.13, 0.19, 0.59),
+    "general": (0.10, 0.17, 0.15, 0.58),
+    "spy": (0.13, 0.23, 0.15, 0.49),
+    "miner": (0.27, 0.26, 0.10, 0.37),
+    "scout": (0.27, 0.21, 0.18, 0.34),
 }
 
 # Placing order: the flag first, its guards next, the spy after the general it shadows.
 _ORDER = ("flag", "general", "spy", "marshal", "bomb", "colonel", "major", "miner", "captain",
           "lieutenant", "sergeant", "scout")
 
-_FLAG_GUARD_CHANCE = {"full": 0.85, "sparse": 0.75}  # each square beside the flag gets a bomb
+# Chance that each further bomb goes beside the flag (the first: always in full setups; in
+# Barrage only one flag in three has its bomb beside it).
+_FLAG_GUARD_CHANCE = {"full": 0.85, "sparse": 0.34}
 _SPY_BESIDE_GENERAL = {"full": 0.75, "sparse": 0.6}
 _SAME_KIND_NEIGHBOUR = 0.45  # weight factor per orthogonal neighbour of the same kind
 
@@ -165,10 +169,8 @@ class _Placer:
         if not open_sides:
             return False
         guarded = sum(1 for cell in self._neighbours(flag) if self.placed.get(cell) == "bomb")
-        if guarded and self.rng.random() > _FLAG_GUARD_CHANCE[self.style]:
+        if (guarded or self.style == "sparse") and self.rng.random() > _FLAG_GUARD_CHANCE[self.style]:
             return False
-        if self.style == "sparse" and guarded >= 1 and self.rng.random() < 0.6:
-            return False  # one bomb is the usual guard when bombs are scarce
         # In front of the flag first, then beside it.
         open_sides.sort(key=lambda cell: -cell[1])
         self._put("bomb", open_sides[0] if self.rng.random() < 0.6 else self.rng.choice(open_sides))

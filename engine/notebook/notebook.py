@@ -15,8 +15,8 @@ from engine.pieces import Color
 from engine.squares import Square
 from engine.variants import Variant
 
-LATE_GAME_PLY = 100  # each 100 plies a piece stands still makes bomb or flag that much likelier
-LATE_GAME_LIMIT = 4.0
+IDLE_TURNS = 40  # every 40 turns a piece could have moved and did not: bomb or flag x2 more
+IDLE_LIMIT = 6.0
 FLAG_GUARD = 3.0  # a still piece beside a likely flag: bomb weight x (1 + 3 x flag probability)
 SNAPSHOTS = 64  # states kept for takebacks
 
@@ -147,7 +147,7 @@ class Notebook:
         prior = self.prior.at(piece.start if piece is not None else None)
         still = 1.0
         if piece is not None and not piece.moved:
-            still = min(LATE_GAME_LIMIT, 1.0 + self._facts.ply / LATE_GAME_PLY)
+            still = min(IDLE_LIMIT, 1.0 + piece.idle / IDLE_TURNS)
         for k in allowed:
             kind = self.kinds[k]
             value = max(prior.get(kind, 0.0), 1e-6)

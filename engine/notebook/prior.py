@@ -12,7 +12,9 @@ from engine.pieces import Color
 from engine.variants import Variant
 
 DEFAULT_SAMPLES = 800  # human-like setups behind a default prior; the table settles by ~500
-SMOOTHING = 0.5  # pseudo-setups spread by army shares: no kind is ever impossible a priori
+# Share of the prior spread by army shares: real players vary more than any table of habits,
+# and no kind may ever be impossible a priori.
+MIXING = 0.2
 
 
 @dataclass(frozen=True)
@@ -38,9 +40,8 @@ class SetupPrior:
 
     @classmethod
     def from_samples(cls, variant: Variant, color: Color,
-                     setups: Iterable[Mapping[str, str]],
-                     smoothing: float = SMOOTHING) -> SetupPrior:
-        """Count kinds per square over setups (square name -> kind), smoothed by army shares."""
+                     setups: Iterable[Mapping[str, str]], mixing: float = MIXING) -> SetupPrior:
+        """Count kinds per square over setups (square name -> kind), mixed with army shares."""
         shares = _army_shares(variant)
         counts: dict[str, dict[str, float]] = {s.name: {} for s in variant.zone(color)}
         for setup in setups:
@@ -49,9 +50,10 @@ class SetupPrior:
                     counts[square][kind] = counts[square].get(kind, 0.0) + 1.0
         squares: dict[str, dict[str, float]] = {}
         for square, seen in counts.items():
-            total = sum(seen.values()) + smoothing
+            total = sum(seen.values())
             squares[square] = {
-                kind: (seen.get(kind, 0.0) + smoothing * share) / total
+                kind: (1 - mixing) * (seen.get(kind, 0.0) / total if total else share)
+                + mixing * share
                 for kind, share in shares.items()
             }
         return cls(variant.name, Color(color), squares, shares)

@@ -1,0 +1,103 @@
+"""Computer player strength and speed: the bot against the random mover, the heuristic player
+and its own lower level, classic rules, colours alternated, 1000-ply cap.
+
+Run: .venv/bin/python bench/bench_bot_strength.py [--games 10] [--level normal] [--lower easy]
+     [--opponents random,heuristic,lower] [--max-plies 1000] [--seed 1] [--worlds N]
+
+Reports per opponent wins/draws/losses with Wilson 95% intervals, the bot's think time per move
+(whole seat update: notebook and search; 50th/90th/99th percentile and maximum), the search
+board's positions per second, and in the same run the rules engine's legal moves applied per
+CPU second (random classic games). `--worlds` caps the worlds per move (a faster bot for a
+bounded run). The full run (hundreds of games) takes long; choose --games for the time you have.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine import Color, Game, get_variant, random_setup  # noqa: E402
+from firmware_bridge.bot.match import Tally, make_player, play_game  # noqa: E402
+from firmware_bridge.bot.player import LEVELS, ComputerPlayer  # noqa: E402
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The value below which `share` of the sorted values lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+def engine_moves_per_cpu_second(seconds: float, seed: int) -> float:
+    """Random classic games with the rules engine: legal moves applied per CPU second."""
+    rng = random.Random(seed)
+    variant = get_variant("classic")
+    moves, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        game = Game.from_setup(variant, random_setup(variant, Color.RED, rng),
+                               random_setup(variant, Color.BLUE, rng))
+        while game.result is None and game.ply < 3000:
+            game.push(rng.choice(game.legal_moves()))
+            moves += 1
+    return moves / (time.process_time() - start)
+
+
+def bot(level: str, color: Color, seed: int, worlds: int | None) -> ComputerPlayer:
+    player = ComputerPlayer("classic", color, level, seed)
+    if worlds is not None:
+        player.level = replace(player.level, max_worlds=min(worlds, player.level.max_worlds))
+    return player
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=10, help="games per opponent")
+    parser.add_argument("--level", default="normal", choices=sorted(LEVELS))
+    parser.add_argument("--lower", default="easy", choices=sorted(LEVELS))
+    parser.add_argument("--opponents", default="random,heuristic,lower")
+    parser.add_argument("--max-plies", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--worlds", type=int, default=None, help="cap on worlds per move")
+    args = parser.parse_args()
+    think: list[float] = []
+    positions, search_seconds = 0, 0.0
+    print(f"bot:{args.level} (classic, {args.max_plies}-ply cap, {args.games} games per opponent)")
+    for opponent in args.opponents.split(","):
+        tally = Tally()
+        started = time.perf_counter()
+        for number in range(args.games):
+            seed = args.seed * 10_000 + number
+            bot_is_red = number % 2 == 0
+            color = Color.RED if bot_is_red else Color.BLUE
+            me = bot(args.level, color, seed, args.worlds)
+            if opponent == "lower":
+                other = bot(args.lower, color.other, seed + 1, None)
+            else:
+                other = make_player(opponent, "classic", color.other, seed + 1)
+            red, blue = (me, other) if bot_is_red else (other, me)
+            result = play_game(red, blue, "classic", args.max_plies, seed)
+            tally.add(result, bot_is_red)
+            think.extend(result.think_seconds[color.value])
+            positions += me.total_positions
+            search_seconds += me.total_search_seconds
+        name = f"bot:{args.lower}" if opponent == "lower" else opponent
+        plies = sorted(tally.plies)
+        print(f"  {tally.summary('bot:' + args.level, name)}")
+        print(f"    endings {tally.reasons}; median {plies[len(plies) // 2]} plies; "
+              f"{time.perf_counter() - started:.0f} s")
+    print(f"think time per move (s): p50 {percentile(think, 0.5):.3f}  p90 {percentile(think, 0.9):.3f}"
+          f"  p99 {percentile(think, 0.99):.3f}  max {max(think):.3f}  ({len(think)} moves)")
+    print(f"search board: {positions / search_seconds:,.0f} positions per second "
+          f"({positions:,} positions in {search_seconds:.1f} s of search)")
+    print(f"rules engine: {engine_moves_per_cpu_second(5.0, args.seed):,.0f} legal moves applied "
+          f"per CPU second (random classic games)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from engine.errors import ArbiterError
 from engine.notebook import Notebook, human_setup
 from engine.pieces import Color
 from engine.squares import Square
@@ -67,6 +68,7 @@ class ComputerPlayer:
         self.notebook = Notebook(self.variant, self.color)
         self.memory = SeatMemory(self.variant, self.color.value)
         self._distances: list[list[int]] | None = None
+        self._last_view: dict[str, Any] | None = None
         self.last_stats = SearchStats()
         self.think_times: list[float] = []
         self.total_positions = 0  # search positions over the whole game (for the bench)
@@ -92,6 +94,7 @@ class ComputerPlayer:
     def choose_move(self, view: dict[str, Any]) -> str | None:
         """The move to play in this view, or None when the seat has no legal move."""
         me = COLOR_CODE[self.color.value]
+        self._last_view = view
         start = time.perf_counter()
         deadline = start + self.level.think_seconds
         beliefs = self._beliefs()
@@ -129,7 +132,10 @@ class ComputerPlayer:
         return first.move_name(*moves[best])
 
     def _sample_world(self) -> dict[int, str]:
-        world = self.notebook.sample(self.rng)
+        try:
+            world = self.notebook.sample(self.rng)
+        except ArbiterError:
+            return self._fallback_world()
         sharpness = self.level.sharpness
         if sharpness >= 1.0:
             return world
@@ -141,11 +147,21 @@ class ComputerPlayer:
                 world[a], world[b] = world[b], world[a]
         return world
 
+    def _fallback_world(self) -> dict[int, str]:
+        """Should the notebook ever fail, still move: any mobile kind for each unknown piece."""
+        mobile = [k for k in self.variant.army if self.variant.kinds[k].mobile]
+        view = self._last_view or {"pieces": []}
+        return {int(p["id"]): self.rng.choice(mobile) for p in view["pieces"]
+                if p["color"] != self.color.value and p["kind"] is None}
+
     def _may_swap(self, a: int, b: int, world: dict[int, str]) -> bool:
         return world[b] in self.notebook.possible(a) and world[a] in self.notebook.possible(b)
 
     def _beliefs(self) -> dict[int, dict[str, float]]:
-        return self.notebook.beliefs()
+        try:
+            return self.notebook.beliefs()
+        except ArbiterError:
+            return {}
 
     def _root_moves(self, board: SearchBoard, view: dict[str, Any]) -> list[tuple[int, int]]:
         """Our legal moves as far as the seat can tell: two-squares modelled, chase refusals and

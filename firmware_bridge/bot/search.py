@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from firmware_bridge.bot.board import ATTACKER_WINS, BOTH_DIE, DEFENDER_WINS, EMPTY, SearchBoard
 
 WIN = 10_000.0
+FLAG_THREAT = 2_000.0  # an enemy piece next to our flag that we cannot remove at once
 
 Values = tuple[list[float], list[float]]  # value of each kind code, for red and for blue
 
@@ -104,11 +105,47 @@ def _terminal(board: SearchBoard, side: int) -> float:
     return WIN if board.winner == side else -WIN
 
 
-def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats) -> float:
+def flag_square(board: SearchBoard, side: int) -> int:
+    """Where `side`'s flag (objective) stands, or -1."""
+    objective = board.rules.objective
+    for piece, square in enumerate(board.square):
+        if square >= 0 and board.color[piece] == side and objective[board.kind[piece]]:
+            return square
+    return -1
+
+
+def flag_threatened(board: SearchBoard, me: int, flag: int, values: Values) -> bool:
+    """True when an enemy piece could take our flag next move and we cannot take it first."""
+    if flag < 0 or board.cells[flag] < 0:
+        return False
+    cells, colors, kinds = board.cells, board.color, board.kind
+    mobile, scout = board.rules.mobile, board.rules.scout
+    threats = [cells[n] for n in board.neighbours[flag]
+               if cells[n] >= 0 and colors[cells[n]] != me and mobile[kinds[cells[n]]]]
+    if board.rules.variant.scout_strike:
+        for ray in board.rays[flag]:
+            for square in ray:
+                occupant = cells[square]
+                if occupant == EMPTY:
+                    continue
+                if occupant >= 0 and colors[occupant] != me and scout[kinds[occupant]]:
+                    threats.append(occupant)
+                break
+    if not threats:
+        return False
+    removable = {cells[t] for o, t in attacks(board, me)
+                 if cells[t] in threats and board.rules.battle[kinds[cells[o]]][kinds[cells[t]]] != DEFENDER_WINS}
+    return any(t not in removable for t in threats)
+
+
+def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
+                flag: int = -1) -> float:
     """The opponent (to move) answers as well as it can; value for it, after our capture step."""
     opponent = 1 - me
     mine, victims = best_capture(board, me, values)
     best = -mine  # a quiet move elsewhere leaves our best capture open
+    if flag_threatened(board, me, flag, values):
+        best += FLAG_THREAT
     replies = attacks(board, opponent)
     for victim in victims:
         replies.extend(board.moves_of(victim))
@@ -121,6 +158,8 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats)
             value = _terminal(board, opponent)
         else:
             value = _move_gain(board, undo, values) - best_capture(board, me, values)[0]
+            if flag_threatened(board, me, flag, values):
+                value += FLAG_THREAT
         board.unmake(undo)
         if value > best:
             best = value
@@ -131,6 +170,7 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
                  replies: bool, deadline: float | None, stats: SearchStats) -> list[float] | None:
     """The value of each root move in this world; None when the deadline passed before the end."""
     result: list[float] = []
+    flag = flag_square(board, me)
     for index, (origin, target) in enumerate(moves):
         if deadline is not None and index % 8 == 7 and time.perf_counter() > deadline:
             return None
@@ -139,7 +179,7 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
         if board.finished:
             value = _terminal(board, me)
         elif replies:
-            value = _move_gain(board, undo, values) - reply_value(board, me, values, stats)
+            value = _move_gain(board, undo, values) - reply_value(board, me, values, stats, flag)
         else:
             value = _move_gain(board, undo, values) - best_capture(board, 1 - me, values)[0]
         board.unmake(undo)

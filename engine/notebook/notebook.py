@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -54,15 +53,17 @@ class Notebook:
         self._reader.check_view(view)
         if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
             raise NotebookError("events must be a list of redacted event dicts")
-        facts = copy.deepcopy(self._facts)
+        # Work on a copy: input that fails half-way leaves the notebook as it was. Stored facts
+        # are never changed afterwards, so the history can keep them as they are.
         if any(event.get("type") == "takeback" for event in events):
-            facts = self._before_ply(int(view.get("ply", 0)))
+            facts = self._before_ply(int(view.get("ply", 0))).copy()
         else:
+            facts = self._facts.copy()
             for event in events:
                 self._reader.apply_event(facts, event)
         self._reader.apply_view(facts, view)
         self._facts = facts
-        self._history.append((facts.ply, copy.deepcopy(facts)))
+        self._history.append((facts.ply, facts))
         del self._history[:-SNAPSHOTS]
         self._table = None
 
@@ -70,9 +71,7 @@ class Notebook:
         """The facts as they were when the game last stood at `ply` (for a takeback)."""
         while self._history and self._history[-1][0] > ply:
             self._history.pop()
-        if self._history:
-            return copy.deepcopy(self._history[-1][1])
-        return copy.deepcopy(self._facts)
+        return self._history[-1][1] if self._history else self._facts
 
     # -- hard facts ---------------------------------------------------------------------------
 

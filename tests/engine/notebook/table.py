@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine import Color, Game, Move, Square, get_variant, player_view, redact_events, setup_from_rows
+from engine import (
+    Color,
+    Game,
+    Move,
+    Square,
+    get_variant,
+    player_view,
+    redact_events,
+    setup_from_rows,
+)
 from engine.notebook import Notebook, SetupPrior
 from engine.variants import Variant
 

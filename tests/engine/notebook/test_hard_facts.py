@@ -15,8 +15,7 @@ from dataclasses import replace
 
 import pytest
 
-from engine import Color
-from engine import TakebackEvent
+from engine import Color, TakebackEvent
 from engine.notebook import NotebookError
 from engine.variants import BARRAGE
 from tests.engine.notebook.table import Table, named_game, position
@@ -139,14 +138,19 @@ def test_a_view_of_the_other_seat_is_refused_and_changes_nothing(classic):
 
     classic.play("e4-e5", "e7-e6")
     red = classic.notebooks[RED]
-    before = red.beliefs()
+    before = red.to_dict()
+    view = player_view(classic.game, RED).to_dict()
+    good = {"type": "move", "color": "blue", "piece_id": classic.id_at("f7"), "kind": None,
+            "move": "f7-f6", "ply": 3}
     with pytest.raises(NotebookError):
         red.observe(player_view(classic.game, BLUE).to_dict(), [])
     with pytest.raises(NotebookError):
-        red.observe(player_view(classic.game, RED).to_dict(), [{"type": "move", "move": "zz"}])
+        red.observe(view, [good, {"type": "move", "move": "zz"}])  # half readable: none of it
+    with pytest.raises(NotebookError):
+        red.observe({"viewer": "red", "pieces": "all of them"}, [])
     with pytest.raises(NotebookError):
         red.possible(classic.id_at("e5"))  # my own piece: not in the notebook
-    assert red.beliefs() == before
+    assert red.to_dict() == before
 
 
 def test_my_pieces_the_opponent_knows(classic):

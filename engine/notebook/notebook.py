@@ -28,6 +28,7 @@ class _Table:
     rows: list[list[float]]
     allowed: list[list[int]]
     counts: list[int]
+    possible: dict[int, frozenset[str]]  # by piece id, for the bot's many look-ups
 
 
 class Notebook:
@@ -82,12 +83,10 @@ class Notebook:
 
     def possible(self, piece_id: int) -> frozenset[str]:
         """The kinds hard facts still allow for an enemy piece on the board."""
-        table = self._fitted()
         try:
-            row = table.ids.index(piece_id)
-        except ValueError:
+            return self._fitted().possible[piece_id]
+        except KeyError:
             raise NotebookError(f"no enemy piece {piece_id} on the board", "unknown-piece") from None
-        return frozenset(self.kinds[k] for k in table.allowed[row])
 
     def known_to_opponent(self) -> list[int]:
         """My piece ids on the board whose kind the opponent knows (shown, or a scout's long move)."""
@@ -139,7 +138,8 @@ class Notebook:
         if "flag" in self._index and "bomb" in self._index and not facts.over:
             self._guard_likely_flag(on_board, weights, rows)
             rows = fit(weights, counts)
-        return _Table([p.id for p in on_board], rows, allowed, counts)
+        possible = {p.id: frozenset(self.kinds[k] for k in allowed[i]) for i, p in enumerate(on_board)}
+        return _Table([p.id for p in on_board], rows, allowed, counts, possible)
 
     def _weights(self, piece: EnemyPiece | None, allowed: list[int]) -> list[float]:
         row = [0.0] * len(self.kinds)

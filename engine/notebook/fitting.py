@@ -123,22 +123,32 @@ def fit(weights: list[list[float]], counts: Sequence[float],
     """Iterative proportional fitting: rows sum to 1, column k to counts[k]; zeros stay zero."""
     rows = [list(row) for row in weights]
     kinds = len(counts)
+    # Only the cells above zero take part (zeros stay zero), and a row with one cell is settled.
+    cells = [[k for k in range(kinds) if row[k] > 0] for row in rows]
+    open_rows = [(row, ks) for row, ks in zip(rows, cells, strict=True) if len(ks) > 1]
+    fixed = [0.0] * kinds
+    for row, ks in zip(rows, cells, strict=True):
+        if len(ks) == 1:
+            row[ks[0]] = 1.0
+            fixed[ks[0]] += 1.0
+    targets = [counts[k] - fixed[k] for k in range(kinds)]
     for _ in range(rounds):
         columns = [0.0] * kinds
-        for row in rows:
-            for k, value in enumerate(row):
-                columns[k] += value
-        factors = [counts[k] / columns[k] if columns[k] > 0 else 0.0 for k in range(kinds)]
+        for row, ks in open_rows:
+            for k in ks:
+                columns[k] += row[k]
+        factors = [targets[k] / columns[k] if columns[k] > 0 and targets[k] > 0 else 0.0
+                   for k in range(kinds)]
         worst = 0.0
-        for row in rows:
+        for row, ks in open_rows:
             total = 0.0
-            for k in range(kinds):
+            for k in ks:
                 row[k] *= factors[k]
                 total += row[k]
             if total > 0:
                 worst = max(worst, abs(total - 1.0))
                 inverse = 1.0 / total
-                for k in range(kinds):
+                for k in ks:
                     row[k] *= inverse
         if worst < tolerance:
             break

@@ -4,7 +4,9 @@ How well do the beliefs predict the truth? Both seats keep a notebook through ga
 players (random movers, or a simple heuristic player that uses only its own view: it takes known
 weaker pieces, keeps away from known stronger ones, walks forward). At fixed plies we record the
 mean probability each notebook gives the true kind of the enemy pieces still unknown to it, with
-the human prior and with a uniform one, and what observe(), beliefs() and sample() cost.
+the human prior, with a uniform one, and (the baseline) from the counts alone: a hidden piece is
+each hidden kind by how many of that kind are hidden. And what observe(), beliefs() and sample()
+cost.
 
     PYTHONPATH=. python -m tests.engine.notebook.quality [games] [variant ...]
 """
@@ -14,7 +16,7 @@ from __future__ import annotations
 import random
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from statistics import mean
 from typing import Any
@@ -105,9 +107,14 @@ def play(variant_name: str, source: str, player: str, seed: int,
                     for i in range(20):
                         book.sample(random.Random(i))
                     costs["sample"].append((time.perf_counter() - started) / 20)
-                for piece_id, row in beliefs.items():
-                    if not game.knows(color, game.piece(piece_id)):
-                        results[(name, ply)].append(row.get(game.piece(piece_id).kind, 0.0))
+                hidden = [i for i in beliefs if not game.knows(color, game.piece(i))]
+                for piece_id in hidden:
+                    results[(name, ply)].append(beliefs[piece_id].get(game.piece(piece_id).kind, 0.0))
+                if name == "human":
+                    # Counts only: each hidden piece is any hidden kind, by how many are left.
+                    left = Counter(game.piece(i).kind for i in hidden)
+                    for piece_id in hidden:
+                        results[("counts", ply)].append(left[game.piece(piece_id).kind] / len(hidden))
         if game.result is not None or ply == max(PLIES):
             break
         move = heuristic_move(game, rng) if player == "heuristic" else rng.choice(game.legal_moves())
@@ -134,7 +141,8 @@ def main(argv: list[str]) -> None:
                 for ply in PLIES:
                     if results[("human", ply)]:
                         cells.append(f"ply {ply}: {mean(results[('human', ply)]):.3f}"
-                                     f" (uniform {mean(results[('uniform', ply)]):.3f},"
+                                     f" (uniform prior {mean(results[('uniform', ply)]):.3f},"
+                                     f" counts only {mean(results[('counts', ply)]):.3f},"
                                      f" n={len(results[('human', ply)])})")
                 print(f"{variant_name:9} setups={source:6} players={player:9} " + "; ".join(cells))
                 print(f"{'':9} observe {1000 * mean(costs['observe']):.2f} ms, beliefs "

@@ -1,18 +1,17 @@
 """Human-like setups: where people usually put their flag, bombs, officers, scouts and miners.
 
-Not random setups: each piece goes on a square drawn from weights that follow how people set up
-(the habits below, from the Stratego rule booklet's advice and published player statistics of
-the Gravon archive):
-- the flag on the back row (in Barrage and Duel also the second row), mostly near a corner or
-  an edge, with bombs on most of the squares beside and in front of it, and the other bombs
-  spread as decoys and as barriers in front of the lakes;
+Not random setups: each piece goes on a square drawn from weights that follow how people set up.
+Full armies (classic, Compact, the 8x8 game) follow our own reading of common play, not counted
+from data (we had no collection of classic setups):
+- the flag on the back row, mostly near a corner or an edge, with bombs on most of the squares
+  beside it, and the other bombs spread as decoys and as barriers in front of the lakes;
 - the Marshal and the General in the middle rows, the Spy touching the General;
 - colonels and majors behind the front, captains, lieutenants and sergeants forward;
 - miners kept back for the end game; scouts both on the front row and as fillers at the back;
 - pieces of one kind spread over the width rather than side by side.
-Rows are counted from the owner's back row ("depth" 0) and scaled to 3-row zones, so one set of
-habits serves classic, Compact and the 8x8 game; Barrage and Duel (few pieces on a big zone)
-have their own table.
+Rows are counted from the owner's back row ("depth" 0) and scaled to 3-row zones. Barrage and
+Duel (a few pieces on a big zone) have their own table, counted from Barrage setups of the
+Gravon archive (gravon.de).
 """
 
 from __future__ import annotations

@@ -47,6 +47,52 @@ def engine_moves_per_cpu_second(seconds: float, seed: int) -> float:
     return moves / (time.process_time() - start)
 
 
+# Published figures for the Raspberry Pi estimate (see docs/bot.md, "Strength and speed"):
+PI4_NBODY_SECONDS = 158.3  # CPython, n-body 5,000,000 steps, Pi 4 at 1.5 GHz, performance governor
+PI5_OVER_PI4 = 2737.49 / 1477.83  # sysbench cpu single-core events/s, Pi 5 vs Pi 4
+NBODY_STEPS = 500_000
+
+
+def nbody_cpu_seconds(steps: int) -> float:
+    """CPU seconds of the classic n-body simulation (the Benchmarks Game's algorithm) here."""
+    solar_mass = 4 * 3.14159265358979323 ** 2
+    year = 365.24
+    bodies = [
+        ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], solar_mass),
+        ([4.84143144246472090e+00, -1.16032004402742839e+00, -1.03622044471123109e-01],
+         [1.66007664274403694e-03 * year, 7.69901118419740425e-03 * year, -6.90460016972063023e-05 * year],
+         9.54791938424326609e-04 * solar_mass),
+        ([8.34336671824457987e+00, 4.12479856412430479e+00, -4.03523417114321381e-01],
+         [-2.76742510726862411e-03 * year, 4.99852801234917238e-03 * year, 2.30417297573763929e-05 * year],
+         2.85885980666130812e-04 * solar_mass),
+        ([1.28943695621391310e+01, -1.51111514016986312e+01, -2.23307578892655734e-01],
+         [2.96460137564761618e-03 * year, 2.37847173959480950e-03 * year, -2.96589568540237556e-05 * year],
+         4.36624404335156298e-05 * solar_mass),
+        ([1.53796971148509165e+01, -2.59193146099879641e+01, 1.79258772950371181e-01],
+         [2.68067772490389322e-03 * year, 1.62824170038242295e-03 * year, -9.51592254519715870e-05 * year],
+         5.15138902046611451e-05 * solar_mass),
+    ]
+    pairs = [(bodies[i], bodies[j]) for i in range(len(bodies)) for j in range(i + 1, len(bodies))]
+    dt = 0.01
+    start = time.process_time()
+    for _ in range(steps):
+        for ((x1, y1, z1), v1, m1), ((x2, y2, z2), v2, m2) in pairs:
+            dx, dy, dz = x1 - x2, y1 - y2, z1 - z2
+            mag = dt * ((dx * dx + dy * dy + dz * dz) ** (-1.5))
+            b1m, b2m = m1 * mag, m2 * mag
+            v1[0] -= dx * b2m
+            v1[1] -= dy * b2m
+            v1[2] -= dz * b2m
+            v2[0] += dx * b1m
+            v2[1] += dy * b1m
+            v2[2] += dz * b1m
+        for r, (vx, vy, vz), _m in bodies:
+            r[0] += dt * vx
+            r[1] += dt * vy
+            r[2] += dt * vz
+    return time.process_time() - start
+
+
 def bot(level: str, color: Color, seed: int, worlds: int | None) -> ComputerPlayer:
     player = ComputerPlayer("classic", color, level, seed)
     if worlds is not None:
@@ -96,6 +142,13 @@ def main() -> int:
           f"({positions:,} positions in {search_seconds:.1f} s of search)")
     print(f"rules engine: {engine_moves_per_cpu_second(5.0, args.seed):,.0f} legal moves applied "
           f"per CPU second (random classic games)")
+    here = nbody_cpu_seconds(NBODY_STEPS) * 5_000_000 / NBODY_STEPS
+    factor = PI4_NBODY_SECONDS / here / PI5_OVER_PI4
+    print(f"Raspberry Pi 5 estimate: n-body 5M steps {here:.1f} s here vs {PI4_NBODY_SECONDS} s on a "
+          f"Pi 4, Pi 5 = Pi 4 x {PI5_OVER_PI4:.2f}: a Pi 5 is ~{factor:.1f}x slower than this machine; "
+          f"think p50 {percentile(think, 0.5) * factor:.2f} s, p99 {percentile(think, 0.99) * factor:.2f} s, "
+          f"max {max(think) * factor:.2f} s there (the deadline caps the search at "
+          f"{LEVELS[args.level].think_seconds} s)")
     return 0
 
 

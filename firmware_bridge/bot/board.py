@@ -85,6 +85,7 @@ class SearchBoard:
         self.square: list[int] = []  # -1 once captured
         self.ident: list[int] = []  # the engine's piece id
         self.moved: list[bool] = []
+        self.movers: tuple[list[int], list[int]] = ([], [])  # mobile piece indices per colour
         self.mobile_count = [0, 0]
         self.runs: list[Run | None] = [None, None]
         self.to_move = RED
@@ -107,6 +108,7 @@ class SearchBoard:
         self.cells[square] = index
         if self.rules.mobile[code]:
             self.mobile_count[color] += 1
+            self.movers[color].append(index)
         return index
 
     def set_run(self, color: int, ident: int, squares: frozenset[int] | set[int], count: int) -> None:
@@ -135,10 +137,10 @@ class SearchBoard:
         if self.finished:
             return []
         color = self.to_move if color is None else color
-        colors, kinds, mobile = self.color, self.kind, self.rules.mobile
+        squares = self.square
         result: list[tuple[int, int]] = []
-        for piece, origin in enumerate(self.square):
-            if origin >= 0 and colors[piece] == color and mobile[kinds[piece]]:
+        for piece in self.movers[color]:
+            if squares[piece] >= 0:
                 result.extend(self.moves_of(piece))
         return result
 

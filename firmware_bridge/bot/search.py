@@ -45,11 +45,13 @@ def battle_gain(board: SearchBoard, attacker: int, defender: int, values: Values
 def attacks(board: SearchBoard, side: int) -> list[tuple[int, int]]:
     """Every attack `side` may make now (two-squares applied)."""
     cells, colors, kinds, squares = board.cells, board.color, board.kind, board.square
-    mobile, scout = board.rules.mobile, board.rules.scout
+    scout = board.rules.scout
+    neighbours = board.neighbours
     strike = board.rules.variant.scout_strike
     found: list[tuple[int, int]] = []
-    for piece, origin in enumerate(squares):
-        if origin < 0 or colors[piece] != side or not mobile[kinds[piece]]:
+    for piece in board.movers[side]:
+        origin = squares[piece]
+        if origin < 0:
             continue
         if scout[kinds[piece]]:
             for ray in board.rays[origin]:
@@ -61,7 +63,7 @@ def attacks(board: SearchBoard, side: int) -> list[tuple[int, int]]:
                         found.append((origin, target))
                     break
         else:
-            for target in board.neighbours[origin]:
+            for target in neighbours[origin]:
                 occupant = cells[target]
                 if occupant >= 0 and colors[occupant] != side:
                     found.append((origin, target))
@@ -105,6 +107,43 @@ def _terminal(board: SearchBoard, side: int) -> float:
     return WIN if board.winner == side else -WIN
 
 
+def capture_after(board: SearchBoard, side: int, before: list[tuple[int, int]], origin: int,
+                  target: int, values: Values) -> float:
+    """`side`'s best battle gain after the opponent moved origin -> target, from the attacks
+    `side` had before that move (still valid ones) plus the attacks on the moved piece.
+
+    Scout rays the move opened or closed beyond those two squares are not rescanned: this is the
+    quiescence step of a shallow search, not a move generator."""
+    cells, colors, kinds = board.cells, board.color, board.kind
+    best = 0.0
+    for a, d in before:
+        attacker, defender = cells[a], cells[d]
+        if attacker >= 0 and defender >= 0 and colors[attacker] == side and colors[defender] != side:
+            gain = battle_gain(board, attacker, defender, values)
+            if gain > best:
+                best = gain
+    defender = cells[target]
+    if defender < 0 or colors[defender] == side:
+        return best
+    mobile, scout = board.rules.mobile, board.rules.scout
+    run = board.runs[side]
+    shuffler = run[0] if run is not None and run[4] >= board.rules.limit else -1
+    strike = board.rules.variant.scout_strike
+    for ray in board.rays[target]:
+        for distance, square in enumerate(ray):
+            attacker = cells[square]
+            if attacker == EMPTY:
+                continue
+            if (attacker >= 0 and colors[attacker] == side and mobile[kinds[attacker]]
+                    and (distance == 0 or (scout[kinds[attacker]] and strike))
+                    and not (attacker == shuffler and board._refused(attacker, square, target))):
+                gain = battle_gain(board, attacker, defender, values)
+                if gain > best:
+                    best = gain
+            break
+    return best
+
+
 def flag_square(board: SearchBoard, side: int) -> int:
     """Where `side`'s flag (objective) stands, or -1."""
     objective = board.rules.objective
@@ -142,7 +181,14 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
                 flag: int = -1) -> float:
     """The opponent (to move) answers as well as it can; value for it, after our capture step."""
     opponent = 1 - me
-    mine, victims = best_capture(board, me, values)
+    before = attacks(board, me)
+    cells = board.cells
+    mine, victims = 0.0, []
+    for origin, target in before:
+        gain = battle_gain(board, cells[origin], cells[target], values)
+        if gain > 0:
+            victims.append(cells[target])
+            mine = max(mine, gain)
     best = -mine  # a quiet move elsewhere leaves our best capture open
     if flag_threatened(board, me, flag, values):
         best += FLAG_THREAT
@@ -157,7 +203,8 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
         if board.finished:
             value = _terminal(board, opponent)
         else:
-            value = _move_gain(board, undo, values) - best_capture(board, me, values)[0]
+            value = _move_gain(board, undo, values) - capture_after(
+                board, me, before, origin, target, values)
             if flag_threatened(board, me, flag, values):
                 value += FLAG_THREAT
         board.unmake(undo)

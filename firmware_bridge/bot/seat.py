@@ -37,6 +37,8 @@ class SeatMemory:
     refused: set[str] = field(default_factory=set)  # own moves refused at `refused_ply`
     refused_ply: int = -1
     last_from: dict[int, int] = field(default_factory=dict)  # own piece id -> square it last left
+    _layout_of: Any = None
+    _layout_cache: list[tuple[int, int, str | None, int, bool]] = field(default_factory=list)
 
     def observe(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """Take one seat update into account."""
@@ -75,18 +77,27 @@ class SeatMemory:
         step = 1 if low // width == high // width else width
         self.runs[color] = SeatRun(piece_id, frozenset(range(low, high + 1, step)), 1)
 
+    def _layout(self, view: dict[str, Any]) -> list[tuple[int, int, str | None, int, bool]]:
+        """The view's pieces as (square index, colour code, kind or None, id, moved), cached."""
+        if self._layout_of is not view["pieces"]:
+            width = self.variant.width
+            layout = []
+            for piece in view["pieces"]:
+                square = Square.parse(piece["square"])
+                layout.append((square.rank * width + square.file, COLOR_CODE[piece["color"]],
+                               piece["kind"], int(piece["id"]), bool(piece["moved"])))
+            self._layout_cache, self._layout_of = layout, view["pieces"]
+        return self._layout_cache
+
     def board(self, view: dict[str, Any], world: dict[int, str]) -> SearchBoard:
         """A search board of the view's position, enemy kinds taken from `world` (id -> kind)."""
         assert self.rules is not None
         board = SearchBoard(self.rules)
-        width = self.variant.width
-        for piece in view["pieces"]:
-            square = Square.parse(piece["square"])
-            kind = piece["kind"] if piece["kind"] is not None else world.get(int(piece["id"]))
+        for square, code, shown, ident, moved in self._layout(view):
+            kind = shown if shown is not None else world.get(ident)
             if kind is None:
-                raise ValueError(f"no kind for piece {piece['id']} in the sampled world")
-            board.add(square.rank * width + square.file, COLOR_CODE[piece["color"]], kind,
-                      int(piece["id"]), bool(piece["moved"]))
+                raise ValueError(f"no kind for piece {ident} in the sampled world")
+            board.add(square, code, kind, ident, moved)
         on_board = {int(p["id"]) for p in view["pieces"]}
         left = view.get("two_squares_left")
         for color, run in self.runs.items():

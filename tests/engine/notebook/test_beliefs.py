@@ -121,3 +121,26 @@ def test_the_human_prior_expects_real_barrage_setups_better_than_a_uniform_one(c
     human = mean_log_chance(SetupPrior.human(BARRAGE, color))
     uniform = mean_log_chance(SetupPrior.uniform(BARRAGE, color))
     assert human > uniform + 0.05  # measured: -1.83 against -1.91 per piece
+
+
+def test_the_worked_example_of_docs_bot_md():
+    # The figures of "A worked example" in docs/bot.md: retuning the priors means updating both.
+    from tests.engine.notebook.table import named_game
+
+    table = Table.start(named_game("barrage", "hidden-flag", "hidden-flag"))
+    red = table.notebooks[RED]
+    general, flag = table.id_at("f7"), table.id_at("i10")
+
+    def chances(piece: int) -> dict[str, float]:
+        return {kind: round(p, 2) for kind, p in red.beliefs()[piece].items()}
+
+    assert chances(general) == {"general": 0.20, "scout": 0.25, "marshal": 0.16, "spy": 0.13,
+                                "miner": 0.13, "bomb": 0.09, "flag": 0.04}
+    assert chances(flag)["flag"] == 0.26
+    table.play("h1-h2", "b7-b5")
+    assert red.possible(table.id_at("b5")) == {"scout"}
+    assert chances(general)["scout"] == 0.14
+    table.play("h2-h3", "j7-j5")
+    assert chances(general) == {"general": 0.31, "marshal": 0.23, "miner": 0.16, "spy": 0.15,
+                                "bomb": 0.09, "flag": 0.05}
+    assert chances(flag)["flag"] == 0.33

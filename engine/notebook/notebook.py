@@ -61,7 +61,10 @@ class Notebook:
         else:
             facts = self._facts.copy()
             for event in events:
-                self._reader.apply_event(facts, event)
+                # A ruling delivered twice (a resend, a reconnection) is read once: its events
+                # carry the ply the notebook's last view already stood at.
+                if _ply_of(event, facts.ply + 1) > facts.ply:
+                    self._reader.apply_event(facts, event)
         self._reader.apply_view(facts, view)
         self._facts = facts
         self._history.append((facts.ply, facts))
@@ -199,3 +202,10 @@ class Notebook:
     def __repr__(self) -> str:
         alive = Counter(p.square is not None for p in self._facts.enemies.values())[True]
         return f"<Notebook {self.viewer.value} ply={self._facts.ply} enemies={alive}>"
+
+
+def _ply_of(event: dict[str, Any], default: int) -> int:
+    try:
+        return int(event.get("ply", default))
+    except (TypeError, ValueError):
+        raise NotebookError(f"an event's ply must be a number: {event!r}") from None

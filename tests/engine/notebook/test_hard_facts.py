@@ -176,3 +176,14 @@ def test_the_tablet_view_lists_chances_army_left_and_what_the_opponent_knows(cla
     assert data["known_to_opponent"] == []  # Red's sergeant was shown, but it is gone
     assert classic.notebooks[BLUE].to_dict()["known_to_opponent"] == [
         {"id": classic.id_at("e7"), "square": "e7", "kind": "major"}]
+
+
+def test_a_ruling_delivered_twice_is_read_once(classic):
+    from engine import player_view, redact_events
+
+    classic.play("e4-e5", "e7-e6")  # Blue's move: the still pieces beside empty squares wait
+    red = classic.notebooks[RED]
+    once = red.beliefs()
+    game = classic.game
+    red.observe(player_view(game, RED).to_dict(), redact_events(game, game.last_events(), RED))
+    assert red.beliefs() == once

@@ -80,3 +80,25 @@ def test_the_notebook_never_rules_out_the_truth(variant_name, seed, human, plies
         table.play(move.name)
         if ply % 15 == 0 or table.game.result is not None:
             check(table, far_movers, rng)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**31), st.integers(1, 80), st.integers(1, 3))
+def test_a_takeback_leaves_the_notebook_as_if_the_move_had_never_been_made(
+        variant_name, seed, plies, takebacks):
+    from engine import TakebackEvent
+
+    table = start(variant_name, seed, human=False)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if table.game.result is not None:
+            break
+        table.play(rng.choice(table.game.legal_moves()).name)
+    for _ in range(min(takebacks, len(table.game.move_stack))):
+        move = table.game.pop()
+        table.deliver([TakebackEvent(move.name, table.game.ply)])
+    replayed = Table.start(Game(table.game.variant, table.game.initial_pieces))
+    replayed.play(*(m.name for m in table.game.move_stack))
+    for color in Color:
+        assert table.notebooks[color].beliefs() == replayed.notebooks[color].beliefs()
+        assert table.notebooks[color].to_dict() == replayed.notebooks[color].to_dict()

@@ -16,7 +16,9 @@ from engine.variants import Variant
 
 IDLE_TURNS = 40  # every 40 turns a piece could have moved and did not: bomb or flag x2 more
 IDLE_LIMIT = 6.0
-FLAG_GUARD = 3.0  # a still piece beside a likely flag: bomb weight x (1 + 3 x flag probability)
+# A still piece: flag weight x (1 + 2 x the sum of its neighbours' bomb probabilities). (The
+# converse, bombs beside a likely flag, made the true flag less likely in measured games.)
+FLAG_AMONG_BOMBS = 2.0
 SNAPSHOTS = 64  # states kept for takebacks
 
 
@@ -139,7 +141,7 @@ class Notebook:
         weights = [self._weights(p, allowed[i]) for i, p in enumerate(pieces)]
         rows = fit(weights, counts)
         if "flag" in self._index and "bomb" in self._index and not facts.over:
-            self._guard_likely_flag(on_board, weights, rows)
+            self._flag_among_bombs(on_board, weights, rows)
             rows = fit(weights, counts)
         possible = {p.id: frozenset(self.kinds[k] for k in allowed[i]) for i, p in enumerate(on_board)}
         return _Table([p.id for p in on_board], rows, allowed, counts, possible)
@@ -160,18 +162,18 @@ class Notebook:
             row[k] = value
         return row
 
-    def _guard_likely_flag(self, on_board: list[EnemyPiece], weights: list[list[float]],
+    def _flag_among_bombs(self, on_board: list[EnemyPiece], weights: list[list[float]],
                            rows: list[list[float]]) -> None:
-        """Bombs stand beside flags: a still piece next to a likely flag is likelier a bomb."""
+        """Flags stand among bombs: a still piece beside likely bombs is likelier the flag."""
         flag, bomb = self._index["flag"], self._index["bomb"]
-        flag_at = {p.square: rows[i][flag] for i, p in enumerate(on_board)}
+        bomb_at = {p.square: rows[i][bomb] for i, p in enumerate(on_board)}
         for i, piece in enumerate(on_board):
-            if piece.moved or piece.square is None or weights[i][bomb] <= 0:
+            if piece.moved or piece.square is None:
                 continue
             square = Square.parse(piece.square)
-            near = sum(flag_at.get(Square(square.file + df, square.rank + dr).name, 0.0)
-                       for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)))
-            weights[i][bomb] *= 1.0 + FLAG_GUARD * near
+            around = [Square(square.file + df, square.rank + dr).name
+                      for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+            weights[i][flag] *= 1.0 + FLAG_AMONG_BOMBS * sum(bomb_at.get(s, 0.0) for s in around)
 
     # -- for the tablet -----------------------------------------------------------------------
 

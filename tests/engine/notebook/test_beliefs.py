@@ -96,6 +96,18 @@ def test_a_piece_that_never_moves_though_it_could_is_likelier_a_bomb():
     assert beliefs[free]["flag"] > 1.3 * beliefs[boxed]["flag"]
 
 
+def test_a_still_piece_among_still_pieces_is_likelier_the_flag():
+    # With a uniform prior every still piece is as likely a bomb; c10 has two still neighbours
+    # (bombs, perhaps), h10 none.
+    red = {"a1": "flag", "b1": "bomb", "c1": "spy", "d1": "miner", "e1": "scout", "f1": "scout",
+           "g1": "marshal", "h1": "general"}
+    blue = {"b10": "bomb", "c10": "flag", "d10": "spy", "h10": "miner", "a7": "marshal",
+            "f7": "general", "j7": "scout", "e8": "scout"}
+    table = Table.start(position(BARRAGE, red, blue), uniform=True)
+    beliefs = table.notebooks[RED].beliefs()
+    assert beliefs[table.id_at("c10")]["flag"] > 1.2 * beliefs[table.id_at("h10")]["flag"]
+
+
 # -- the prior against setups real people made ---------------------------------------------------
 
 def gravon_setups() -> dict[Color, list[dict[str, str]]]:
@@ -136,11 +148,11 @@ def test_the_worked_example_of_docs_bot_md():
 
     assert chances(general) == {"general": 0.20, "scout": 0.25, "marshal": 0.16, "spy": 0.13,
                                 "miner": 0.13, "bomb": 0.09, "flag": 0.04}
-    assert chances(flag)["flag"] == 0.26
+    assert chances(flag)["flag"] == 0.29
     table.play("h1-h2", "b7-b5")
     assert red.possible(table.id_at("b5")) == {"scout"}
     assert chances(general)["scout"] == 0.14
     table.play("h2-h3", "j7-j5")
     assert chances(general) == {"general": 0.31, "marshal": 0.23, "miner": 0.16, "spy": 0.15,
-                                "bomb": 0.09, "flag": 0.05}
-    assert chances(flag)["flag"] == 0.33
+                                "bomb": 0.10, "flag": 0.05}
+    assert chances(flag)["flag"] == 0.36

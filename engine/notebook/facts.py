@@ -106,12 +106,13 @@ class FactReader:
     def _move(self, facts: Facts, event: dict[str, Any]) -> None:
         move = _move_of(event)
         piece_id = _int(event, "piece_id")
-        far = move.origin.distance(move.target) > 1
+        # The engine lets exactly the kinds with scout powers move more than one square.
+        far = move.origin.distance(move.target) > 1 and bool(self.far_movers)
         if event.get("color") == self.viewer.value:
             mine = facts.mine.get(piece_id)
             if mine is not None:
                 mine.square = move.target.name
-                mine.betrayed = mine.betrayed or (far and self._only_scouts_go_far())
+                mine.betrayed = mine.betrayed or far
             return
         self._count_idle(facts, piece_id)
         piece = facts.enemies.get(piece_id)
@@ -119,7 +120,7 @@ class FactReader:
             piece = facts.enemies[piece_id] = EnemyPiece(
                 piece_id, move.origin.name, None, set(self.kinds))
         piece.moved = True  # the view's `moved` flag rules out bombs and flags
-        if far and self._only_scouts_go_far():
+        if far:
             piece.allowed &= self.far_movers
         self._weigh_behaviour(facts, piece, move)
         piece.square = move.target.name
@@ -138,10 +139,6 @@ class FactReader:
                         and near.name not in taken):
                     piece.idle += 1
                     break
-
-    def _only_scouts_go_far(self) -> bool:
-        # The engine lets exactly the kinds with scout powers move more than one square.
-        return bool(self.far_movers)
 
     def _weigh_behaviour(self, facts: Facts, piece: EnemyPiece, move: Move) -> None:
         """Approaching a piece of mine it knows suggests strength; backing away, weakness."""
@@ -166,7 +163,10 @@ class FactReader:
 
     def _battle(self, facts: Facts, event: dict[str, Any]) -> None:
         attacker_id, defender_id = _int(event, "attacker_id"), _int(event, "defender_id")
-        outcome = Outcome(str(event.get("outcome")))
+        try:
+            outcome = Outcome(str(event.get("outcome")))
+        except ValueError:
+            raise NotebookError(f"a battle event needs an outcome: {event!r}") from None
         mine_attacks = event.get("attacker_color") == self.viewer.value
         my_id, enemy_id = (attacker_id, defender_id) if mine_attacks else (defender_id, attacker_id)
         enemy_kind = event.get("defender" if mine_attacks else "attacker")

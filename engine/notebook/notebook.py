@@ -14,7 +14,8 @@ from engine.pieces import Color
 from engine.squares import Square
 from engine.variants import Variant
 
-IDLE_TURNS = 40  # every 40 turns a piece could have moved and did not: bomb or flag x2 more
+# A still piece that could have moved for N enemy turns: bomb and flag x (1 + N / 40), at most x6.
+IDLE_TURNS = 40
 IDLE_LIMIT = 6.0
 # A still piece: flag weight x (1 + 2 x the sum of its neighbours' bomb probabilities). (The
 # converse, bombs beside a likely flag, made the true flag less likely in measured games.)
@@ -41,6 +42,10 @@ class Notebook:
         self.viewer = Color(viewer)
         self.enemy = self.viewer.other
         self.prior = prior if prior is not None else SetupPrior.human(variant, self.enemy)
+        if self.prior.color is not self.enemy or self.prior.variant != variant.name:
+            raise NotebookError(
+                f"the prior must be of {self.enemy.value}'s setups in {variant.name}, not of "
+                f"{self.prior.color.value}'s in {self.prior.variant}", "notebook-prior")
         self.kinds: tuple[str, ...] = tuple(variant.army)
         self._index = {kind: i for i, kind in enumerate(self.kinds)}
         self._immobile = [not variant.kinds[k].mobile for k in self.kinds]

@@ -153,6 +153,17 @@ def test_a_view_of_the_other_seat_is_refused_and_changes_nothing(classic):
     assert red.to_dict() == before
 
 
+def test_a_prior_of_the_wrong_side_is_refused():
+    from engine import get_variant
+    from engine.notebook import Notebook, SetupPrior
+
+    classic = get_variant("classic")
+    with pytest.raises(NotebookError):
+        Notebook(classic, RED, SetupPrior.uniform(classic, RED))  # Red needs Blue's setups
+    with pytest.raises(NotebookError):
+        Notebook(classic, RED, SetupPrior.uniform(get_variant("compact"), BLUE))
+
+
 def test_my_pieces_the_opponent_knows(classic):
     red = classic.notebooks[RED]
     scout, major = classic.id_at("j4"), classic.id_at("f4")

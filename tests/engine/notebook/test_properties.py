@@ -1,9 +1,9 @@
-"""Over random games of every square-board variant, from both seats:
+"""Over random games of every variant (Espionage too), from both seats:
 
 - the true kind of every enemy piece on the board keeps a probability above zero and stays in
   `possible` (the notebook never rules out the truth);
 - the hard facts hold: a piece that moved is no bomb or flag, a piece that moved more than one
-  square is a scout, a shown piece has exactly its kind;
+  square is a scout, a shown piece (in a battle, or to a spy's owner) has exactly its kind;
 - each row sums to 1 and each kind's column to the number of that kind alive;
 - every sampled world keeps the facts and the counts.
 The referee's game is consulted for checking only; the notebooks see views and redacted events.
@@ -19,10 +19,11 @@ from hypothesis import strategies as st
 
 from engine import Color, Game, Square, get_variant, random_setup
 from engine.notebook import human_setup
+from engine.notebook.human_setups import SUPPORTED
 from engine.variants import BARRAGE
 from tests.engine.notebook.table import Table
 
-VARIANTS = ["classic", "barrage", "duel", "compact", "strategy8"]
+VARIANTS = ["classic", "barrage", "duel", "compact", "strategy8", "espionage"]
 
 
 HIDDEN = replace(BARRAGE, name="hidden-barrage", battle_reveals=False)  # battles show nothing
@@ -31,16 +32,17 @@ HIDDEN = replace(BARRAGE, name="hidden-barrage", battle_reveals=False)  # battle
 def start(variant_name: str, seed: int, human: bool) -> Table:
     variant = HIDDEN if variant_name == HIDDEN.name else get_variant(variant_name)
     rng = random.Random(seed)
-    if human:
+    if human and variant.name in SUPPORTED:
         setups = {c: {Square.parse(s): k for s, k in human_setup(variant, c, rng).items()}
                   for c in Color}
     else:
         setups = {c: random_setup(variant, c, rng) for c in Color}
-    return Table.start(Game.from_setup(variant, setups[Color.RED], setups[Color.BLUE]))
+    return Table.start(Game.from_setup(variant, setups[Color.RED], setups[Color.BLUE], rng=rng))
 
 
 def check(table: Table, far_movers: dict[int, bool], rng: random.Random) -> None:
     game = table.game
+    kinds = game.variant.kinds
     for color, notebook in table.notebooks.items():
         beliefs = notebook.beliefs()
         on_board = {p.id for _, p in game.pieces() if p.color is color.other}
@@ -52,9 +54,9 @@ def check(table: Table, far_movers: dict[int, bool], rng: random.Random) -> None
             assert set(row) == possible
             assert abs(sum(row.values()) - 1) < 1e-9
             if piece_id in game.moved:
-                assert not {"bomb", "flag"} & possible
+                assert all(kinds[k].mobile for k in possible)  # no bomb, no flag
             if far_movers.get(piece_id):
-                assert possible == {"scout"}
+                assert all(kinds[k].scout for k in possible)
             if game.knows(color, game.piece(piece_id)):
                 assert possible == {truth}
         alive = notebook.remaining()
@@ -124,7 +126,8 @@ def test_a_takeback_leaves_the_notebook_as_if_the_move_had_never_been_made(
     for _ in range(min(takebacks, len(table.game.move_stack))):
         move = table.game.pop()
         table.deliver([TakebackEvent(move.name, table.game.ply)])
-    replayed = Table.start(Game(table.game.variant, table.game.initial_pieces))
+    replayed = Table.start(Game(table.game.variant, table.game.initial_pieces,
+                                volcanoes=table.game.volcanoes))
     replayed.play(*(m.name for m in table.game.move_stack))
     for color in Color:
         assert table.notebooks[color].beliefs() == replayed.notebooks[color].beliefs()

@@ -11,7 +11,7 @@ from engine.notebook.human_setups import SUPPORTED, human_setup
 from engine.pieces import Color
 from engine.variants import Variant
 
-DEFAULT_SAMPLES = 800  # human-like setups behind a default prior; the table settles by ~500
+DEFAULT_SAMPLES = 800  # human-like setups behind a default prior
 # Share of the prior spread by army shares: real players vary more than any table of habits,
 # and no kind may ever be impossible a priori.
 MIXING = 0.2

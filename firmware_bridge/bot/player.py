@@ -44,11 +44,15 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 0.15, 3, replies=False, sharpness=0.4, noise=8.0),
-    # The deadline keeps a Raspberry Pi 5 under 2 s a move; here 40 worlds take ~0.05 s.
-    "normal": Level("normal", 1.5, 40, replies=True, sharpness=1.0, noise=0.3),
+    # The deadline keeps a Raspberry Pi 5 under 2 s a move (notebook included); here 40 worlds
+    # take ~0.05 s, so the deadline binds only on a slower machine.
+    "normal": Level("normal", 1.0, 40, replies=True, sharpness=1.0, noise=0.3),
     "strong": Level("strong", 5.0, 300, replies=True, sharpness=1.0, noise=0.1),
 }
 
+DEFENCE_VALUE = 200.0  # what stopping an intruder next to our flag is worth, on top of material
+DEFENCE_DECAY = 0.5  # per step of the intruder's distance from our flag
+UNCOVER_COST = 6.0  # stepping off a square next to our own flag, leaving the flag open
 PULL_WEIGHT = 0.25  # share of a target's pull one step closer is worth
 BACK_COST = 1.5  # walking straight back to the square a piece just left
 REVEAL_SHARE = 0.12  # share of an unknown high piece's value lost by showing it in a battle
@@ -181,6 +185,26 @@ class ComputerPlayer:
                 side[name] = side.get(name, 0) + 1
         return kind_values(board.rules, {0: alive[0], 1: alive[1]})
 
+    def _intruders(self, board: SearchBoard, enemy_squares: dict[int, int],
+                   beliefs: dict[int, dict[str, float]], me: int) -> dict[int, float]:
+        """Enemy pieces near our flag that may walk: what stopping each of them is worth."""
+        assert self._distances is not None
+        objective = board.rules.objective
+        flag = next((s for p, s in enumerate(board.square)
+                     if s >= 0 and board.color[p] == me and objective[board.kind[p]]), -1)
+        if flag < 0:
+            return {}
+        kinds = self.variant.kinds
+        result = {}
+        for piece_id, square in enemy_squares.items():
+            steps = self._distances[flag][square]
+            if steps > 4:
+                continue
+            belief = beliefs.get(piece_id, {})
+            walks = sum(p for kind, p in belief.items() if kinds[kind].mobile) if belief else 1.0
+            result[piece_id] = DEFENCE_VALUE * walks * DEFENCE_DECAY ** max(0, steps - 1)
+        return result
+
     def _root_bonus(self, board: SearchBoard, view: dict[str, Any], moves: list[tuple[int, int]],
                     beliefs: dict[int, dict[str, float]], me: int) -> list[float]:
         """World-independent preferences: the pull toward good fights, showing less, no dithering."""
@@ -196,6 +220,7 @@ class ComputerPlayer:
                 enemy_squares[int(piece["id"])] = parsed.rank * width + parsed.file
         known_ids = {int(p["id"]) for p in view["pieces"]
                      if p["color"] == self.color.value and p.get("known")}
+        defence = self._intruders(board, enemy_squares, beliefs, me)
         targets: dict[str, list[tuple[int, float]]] = {}
         for name in {board.kind_name(board.cells[o]) for o, _ in moves}:
             found: list[tuple[int, float]] = []
@@ -203,11 +228,15 @@ class ComputerPlayer:
                 belief = beliefs.get(piece_id)
                 if belief is None:
                     continue
-                gain = expected_gain(rules, name, belief, values, me)
+                gain = expected_gain(rules, name, belief, values, me) + defence.get(piece_id, 0.0)
                 if gain > 0:
                     found.append((where, gain))
             targets[name] = found
         attraction = Attraction(rules, self._distances, targets)
+        objective = rules.objective
+        flag = next((sq for p, sq in enumerate(board.square)
+                     if sq >= 0 and board.color[p] == me and objective[board.kind[p]]), -1)
+        cover = set(board.neighbours[flag]) if flag >= 0 else set()
         result = []
         for origin, target in moves:
             piece = board.cells[origin]
@@ -215,6 +244,8 @@ class ComputerPlayer:
             bonus = PULL_WEIGHT * (attraction.pull(name, target) - attraction.pull(name, origin))
             if self.memory.last_from.get(board.ident[piece]) == target:
                 bonus -= BACK_COST
+            if origin in cover and target not in cover:
+                bonus -= UNCOVER_COST
             if board.cells[target] >= 0 and board.ident[piece] not in known_ids:
                 own_value = values[me][board.kind[piece]]
                 if own_value >= 30:

@@ -14,8 +14,10 @@ from collections.abc import Sequence
 
 from firmware_bridge.bot.board import ATTACKER_WINS, BOTH_DIE, DEFENDER_WINS, EMPTY, SearchBoard
 
-WIN = 10_000.0
-FLAG_THREAT = 2_000.0  # an enemy piece next to our flag that we cannot remove at once
+# A won game in material units: about a whole army (classic: ~650), so that a small chance of
+# finding the flag in one world does not outweigh losing real pieces in all the others.
+WIN = 400.0
+FLAG_THREAT = 200.0  # an enemy piece next to our flag that we cannot remove at once
 
 Values = tuple[list[float], list[float]]  # value of each kind code, for red and for blue
 
@@ -159,8 +161,11 @@ def flag_threatened(board: SearchBoard, me: int, flag: int, values: Values) -> b
         return False
     cells, colors, kinds = board.cells, board.color, board.kind
     mobile, scout = board.rules.mobile, board.rules.scout
-    threats = [cells[n] for n in board.neighbours[flag]
-               if cells[n] >= 0 and colors[cells[n]] != me and mobile[kinds[cells[n]]]]
+    threats = []
+    for n in board.neighbours[flag]:
+        occupant = cells[n]
+        if occupant >= 0 and colors[occupant] != me and mobile[kinds[occupant]]:
+            threats.append(occupant)
     if board.rules.variant.scout_strike:
         for ray in board.rays[flag]:
             for square in ray:

@@ -3,8 +3,8 @@
 Values follow the rank, adjusted by what is still alive: the Spy is worth a great deal while the
 enemy Marshal (the piece it may assassinate) lives and little after; Miners are worth more while
 enemy bombs remain, the more so the fewer Miners are left. The pull (`Attraction`) is the expected
-gain of attacking each enemy piece with each of our kinds under the notebook's beliefs, decaying
-with the walking distance, so quiet moves head for fights the bot expects to win and for pieces
+gain of attacking each enemy piece with each of our kinds under the notebook's beliefs, fading
+linearly with the walking distance, so quiet moves head for fights the bot expects to win and for pieces
 that may be the flag.
 """
 
@@ -19,7 +19,7 @@ from firmware_bridge.bot.board import ATTACKER_WINS, DEFENDER_WINS, Rules
 RANK_VALUE = {10: 100.0, 9: 80.0, 8: 55.0, 7: 35.0, 6: 22.0, 5: 14.0, 4: 9.0, 3: 9.0, 2: 6.0, 1: 4.0}
 TRAP_VALUE = 5.0  # a bomb: it guards, and it costs the attacker a piece
 FLAG_PULL = 120.0  # what an attack on a possible flag is worth to the pull (not to material)
-DECAY = 0.85  # the pull of a target loses this share per step of distance
+REACH = 30.0  # steps at which a target's pull fades out (it falls linearly, so far pieces feel it)
 
 
 def kind_values(rules: Rules, alive: Mapping[int, Mapping[str, int]]) -> tuple[list[float], list[float]]:
@@ -109,7 +109,7 @@ class Attraction:
         row = self.table[square]
         for target, gain in self.targets.get(kind, ()):
             steps = row[target]
-            value = gain * (DECAY ** max(0, steps - 1))
+            value = gain * max(0.0, 1.0 - max(0, steps - 1) / REACH)
             if value > best:
                 best = value
         return best

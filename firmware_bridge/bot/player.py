@@ -53,7 +53,8 @@ LEVELS: dict[str, Level] = {
 DEFENCE_VALUE = 200.0  # what stopping an intruder next to our flag is worth, on top of material
 DEFENCE_DECAY = 0.5  # per step of the intruder's distance from our flag
 UNCOVER_COST = 6.0  # stepping off a square next to our own flag, leaving the flag open
-PULL_WEIGHT = 0.25  # share of a target's pull one step closer is worth
+PULL_WEIGHT = 1.0  # weight of the change in pull a move makes
+URGENCY_PLIES = 500  # the pull grows by its own size every this many plies: games must end
 BACK_COST = 1.5  # walking straight back to the square a piece just left
 REVEAL_SHARE = 0.12  # share of an unknown high piece's value lost by showing it in a battle
 
@@ -237,11 +238,12 @@ class ComputerPlayer:
         flag = next((sq for p, sq in enumerate(board.square)
                      if sq >= 0 and board.color[p] == me and objective[board.kind[p]]), -1)
         cover = set(board.neighbours[flag]) if flag >= 0 else set()
+        weight = PULL_WEIGHT * (1.0 + int(view.get("ply", 0)) / URGENCY_PLIES)
         result = []
         for origin, target in moves:
             piece = board.cells[origin]
             name = board.kind_name(piece)
-            bonus = PULL_WEIGHT * (attraction.pull(name, target) - attraction.pull(name, origin))
+            bonus = weight * (attraction.pull(name, target) - attraction.pull(name, origin))
             if self.memory.last_from.get(board.ident[piece]) == target:
                 bonus -= BACK_COST
             if origin in cover and target not in cover:

@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine import Color, Game, get_variant, random_setup  # noqa: E402
 from firmware_bridge.bot.match import Tally, make_player, play_game  # noqa: E402
 from firmware_bridge.bot.player import LEVELS, ComputerPlayer  # noqa: E402
+from firmware_bridge.bot.players import Player  # noqa: E402
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -121,6 +122,7 @@ def main() -> int:
             bot_is_red = number % 2 == 0
             color = Color.RED if bot_is_red else Color.BLUE
             me = bot(args.level, color, seed, args.worlds)
+            other: Player
             if opponent == "lower":
                 other = bot(args.lower, color.other, seed + 1, None)
             else:

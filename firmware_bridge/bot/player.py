@@ -175,7 +175,14 @@ class ComputerPlayer:
         refused = set(self.memory.refused)
         warning = view.get("chase_warning") or {}
         refused.update(warning.get("refused", []))
-        return [m for m in board.moves(me) if board.move_name(*m) not in refused]
+        moves = [m for m in board.moves(me) if board.move_name(*m) not in refused]
+        if not moves and board.runs[me] is not None:
+            # Our own count of the back-and-forth may be stricter than the referee's (after a
+            # takeback it is rebuilt from the view): let the referee rule rather than stall.
+            saved, board.runs[me] = board.runs[me], None
+            moves = [m for m in board.moves(me) if board.move_name(*m) not in refused]
+            board.runs[me] = saved
+        return moves
 
     def _values(self, board: SearchBoard) -> tuple[list[float], list[float]]:
         alive: list[dict[str, int]] = [{}, {}]

@@ -16,6 +16,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "sim": ("hardware.sim.command", "Run a simulated sensor grid on a pseudo-terminal"),
     "tablet": ("companion_app.ui.main", "Start the companion app (player tablet or referee display)"),
     "demo": ("companion_app.demo.launcher", "The whole system on one computer, with a simulated board"),
+    "match": ("firmware_bridge.bot.match", "Play a series of games between computer players"),
+    "bot": ("firmware_bridge.bot.ucc_bot", "The computer player speaking the UCC protocol"),
 }
 
 

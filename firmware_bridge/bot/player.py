@@ -1,0 +1,263 @@
+"""The computer player: a seat like a tablet. It reads its view and redacted events, and answers a move.
+
+It never receives a `Game`: what it knows of enemy pieces comes from the notebook, which reads the
+same view and events. Each decision samples worlds from the notebook, searches each of them
+(`search.py`) within the level's think time, adds the pull toward good fights
+(`evaluation.Attraction`) and small costs (showing a high piece, walking straight back), and
+checks the move against the rules the seat can see before answering.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import ArbiterError
+from engine.notebook import Notebook, human_setup
+from engine.pieces import Color
+from engine.squares import Square
+from engine.variants import get_variant
+from firmware_bridge.bot.board import SearchBoard
+from firmware_bridge.bot.evaluation import (
+    Attraction,
+    distances,
+    expected_gain,
+    kind_values,
+)
+from firmware_bridge.bot.search import SearchStats, search_world
+from firmware_bridge.bot.seat import COLOR_CODE, SeatMemory
+
+
+@dataclass(frozen=True)
+class Level:
+    """How hard the bot thinks: time per move, worlds, whether it reads replies, how sharp."""
+
+    name: str
+    think_seconds: float
+    max_worlds: int
+    replies: bool  # search the opponent's answers (else: one ply and a capture step)
+    sharpness: float  # 1: trust the notebook's beliefs; below 1: mix them toward "anything goes"
+    noise: float  # random spread added to each move's value (an easy bot errs)
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", 0.15, 3, replies=False, sharpness=0.4, noise=8.0),
+    # The deadline keeps a Raspberry Pi 5 under 2 s a move (notebook included); here 40 worlds
+    # take ~0.05 s, so the deadline binds only on a slower machine.
+    "normal": Level("normal", 1.0, 40, replies=True, sharpness=1.0, noise=0.3),
+    "strong": Level("strong", 5.0, 300, replies=True, sharpness=1.0, noise=0.1),
+}
+
+DEFENCE_VALUE = 200.0  # what stopping an intruder next to our flag is worth, on top of material
+DEFENCE_DECAY = 0.5  # per step of the intruder's distance from our flag
+UNCOVER_COST = 6.0  # stepping off a square next to our own flag, leaving the flag open
+PULL_WEIGHT = 1.0  # weight of the change in pull a move makes
+URGENCY_PLIES = 500  # the pull grows by its own size every this many plies: games must end
+BACK_COST = 1.5  # walking straight back to the square a piece just left
+REVEAL_SHARE = 0.12  # share of an unknown high piece's value lost by showing it in a battle
+
+
+class ComputerPlayer:
+    """A computer seat: `choose_setup()` once, then `on_update(view, events)` after every ruling."""
+
+    def __init__(self, variant_name: str, color: Color | str, level: str = "normal",
+                 seed: int | None = None) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
+        self.variant = get_variant(variant_name)
+        self.color = Color(color)
+        self.level = LEVELS[level]
+        self.rng = random.Random(seed)
+        self.notebook = Notebook(self.variant, self.color)
+        self.memory = SeatMemory(self.variant, self.color.value)
+        self._distances: list[list[int]] | None = None
+        self._last_view: dict[str, Any] | None = None
+        self.last_stats = SearchStats()
+        self.think_times: list[float] = []
+        self.total_positions = 0  # search positions over the whole game (for the bench)
+        self.total_search_seconds = 0.0
+
+    def choose_setup(self) -> dict[str, str]:
+        """A human-like setup (square name -> kind) from the notebook's setup library."""
+        return dict(human_setup(self.variant, self.color, self.rng))
+
+    def on_update(self, view: dict[str, Any], events: list[dict[str, Any]]) -> str | None:
+        """Read one seat update; when it is our turn, answer a move such as "e4-e5"."""
+        self.notebook.observe(view, events)
+        self.memory.observe(view, events)
+        if view.get("result") is not None or view.get("to_move") != self.color.value:
+            return None
+        started = time.perf_counter()
+        move = self.choose_move(view)
+        self.think_times.append(time.perf_counter() - started)
+        return move
+
+    # -- deciding ---------------------------------------------------------------------------
+
+    def choose_move(self, view: dict[str, Any]) -> str | None:
+        """The move to play in this view, or None when the seat has no legal move."""
+        me = COLOR_CODE[self.color.value]
+        self._last_view = view
+        start = time.perf_counter()
+        deadline = start + self.level.think_seconds
+        beliefs = self._beliefs()
+        first = self.memory.board(view, self._sample_world())
+        moves = self._root_moves(first, view)
+        if not moves:
+            return None
+        if len(moves) == 1:
+            return first.move_name(*moves[0])
+        bonus = self._root_bonus(first, view, moves, beliefs, me)
+        totals = [0.0] * len(moves)
+        stats = SearchStats()
+        board = first
+        while True:
+            values = self._values(board)
+            found = search_world(board, me, moves, values, self.level.replies,
+                                 deadline if stats.worlds else None, stats)
+            if found is None:
+                break
+            stats.worlds += 1
+            totals = [t + v for t, v in zip(totals, found, strict=True)]
+            if stats.worlds >= self.level.max_worlds or time.perf_counter() > deadline:
+                break
+            board = self.memory.board(view, self._sample_world())
+        stats.seconds = time.perf_counter() - start
+        self.last_stats = stats
+        self.total_positions += stats.positions
+        self.total_search_seconds += stats.seconds
+        noise = self.level.noise
+        scored = [
+            totals[i] / stats.worlds + bonus[i] + self.rng.uniform(-noise, noise)
+            for i in range(len(moves))
+        ]
+        best = max(range(len(moves)), key=scored.__getitem__)
+        return first.move_name(*moves[best])
+
+    def _sample_world(self) -> dict[int, str]:
+        try:
+            world = self.notebook.sample(self.rng)
+        except ArbiterError:
+            return self._fallback_world()
+        sharpness = self.level.sharpness
+        if sharpness >= 1.0:
+            return world
+        # A blunter reader: swap some pairs of unknown pieces, as if the notebook were fuzzier.
+        ids = list(world)
+        for _ in range(int(len(ids) * (1.0 - sharpness))):
+            a, b = self.rng.sample(ids, 2) if len(ids) >= 2 else (ids[0], ids[0])
+            if self._may_swap(a, b, world):
+                world[a], world[b] = world[b], world[a]
+        return world
+
+    def _fallback_world(self) -> dict[int, str]:
+        """Should the notebook ever fail, still move: any mobile kind for each unknown piece."""
+        mobile = [k for k in self.variant.army if self.variant.kinds[k].mobile]
+        view = self._last_view or {"pieces": []}
+        return {int(p["id"]): self.rng.choice(mobile) for p in view["pieces"]
+                if p["color"] != self.color.value and p["kind"] is None}
+
+    def _may_swap(self, a: int, b: int, world: dict[int, str]) -> bool:
+        return world[b] in self.notebook.possible(a) and world[a] in self.notebook.possible(b)
+
+    def _beliefs(self) -> dict[int, dict[str, float]]:
+        try:
+            return self.notebook.beliefs()
+        except ArbiterError:
+            return {}
+
+    def _root_moves(self, board: SearchBoard, view: dict[str, Any]) -> list[tuple[int, int]]:
+        """Our legal moves as far as the seat can tell: two-squares modelled, chase refusals and
+        moves the referee already refused at this ply left out."""
+        me = COLOR_CODE[self.color.value]
+        refused = set(self.memory.refused)
+        warning = view.get("chase_warning") or {}
+        refused.update(warning.get("refused", []))
+        moves = [m for m in board.moves(me) if board.move_name(*m) not in refused]
+        if not moves and board.runs[me] is not None:
+            # Our own count of the back-and-forth may be stricter than the referee's (after a
+            # takeback it is rebuilt from the view): let the referee rule rather than stall.
+            saved, board.runs[me] = board.runs[me], None
+            moves = [m for m in board.moves(me) if board.move_name(*m) not in refused]
+            board.runs[me] = saved
+        return moves
+
+    def _values(self, board: SearchBoard) -> tuple[list[float], list[float]]:
+        alive: list[dict[str, int]] = [{}, {}]
+        for piece, square in enumerate(board.square):
+            if square >= 0:
+                side = alive[board.color[piece]]
+                name = board.kind_name(piece)
+                side[name] = side.get(name, 0) + 1
+        return kind_values(board.rules, {0: alive[0], 1: alive[1]})
+
+    def _intruders(self, board: SearchBoard, enemy_squares: dict[int, int],
+                   beliefs: dict[int, dict[str, float]], me: int) -> dict[int, float]:
+        """Enemy pieces near our flag that may walk: what stopping each of them is worth."""
+        assert self._distances is not None
+        objective = board.rules.objective
+        flag = next((s for p, s in enumerate(board.square)
+                     if s >= 0 and board.color[p] == me and objective[board.kind[p]]), -1)
+        if flag < 0:
+            return {}
+        kinds = self.variant.kinds
+        result = {}
+        for piece_id, square in enemy_squares.items():
+            steps = self._distances[flag][square]
+            if steps > 4:
+                continue
+            belief = beliefs.get(piece_id, {})
+            walks = sum(p for kind, p in belief.items() if kinds[kind].mobile) if belief else 1.0
+            result[piece_id] = DEFENCE_VALUE * walks * DEFENCE_DECAY ** max(0, steps - 1)
+        return result
+
+    def _root_bonus(self, board: SearchBoard, view: dict[str, Any], moves: list[tuple[int, int]],
+                    beliefs: dict[int, dict[str, float]], me: int) -> list[float]:
+        """World-independent preferences: the pull toward good fights, showing less, no dithering."""
+        rules = board.rules
+        if self._distances is None:
+            self._distances = distances(rules)
+        values = self._values(board)
+        width = self.variant.width
+        enemy_squares: dict[int, int] = {}
+        for piece in view["pieces"]:
+            if piece["color"] != self.color.value:
+                parsed = Square.parse(piece["square"])
+                enemy_squares[int(piece["id"])] = parsed.rank * width + parsed.file
+        known_ids = {int(p["id"]) for p in view["pieces"]
+                     if p["color"] == self.color.value and p.get("known")}
+        defence = self._intruders(board, enemy_squares, beliefs, me)
+        targets: dict[str, list[tuple[int, float]]] = {}
+        for name in {board.kind_name(board.cells[o]) for o, _ in moves}:
+            found: list[tuple[int, float]] = []
+            for piece_id, where in enemy_squares.items():
+                belief = beliefs.get(piece_id)
+                if belief is None:
+                    continue
+                gain = expected_gain(rules, name, belief, values, me) + defence.get(piece_id, 0.0)
+                if gain > 0:
+                    found.append((where, gain))
+            targets[name] = found
+        attraction = Attraction(rules, self._distances, targets)
+        objective = rules.objective
+        flag = next((sq for p, sq in enumerate(board.square)
+                     if sq >= 0 and board.color[p] == me and objective[board.kind[p]]), -1)
+        cover = set(board.neighbours[flag]) if flag >= 0 else set()
+        weight = PULL_WEIGHT * (1.0 + int(view.get("ply", 0)) / URGENCY_PLIES)
+        result = []
+        for origin, target in moves:
+            piece = board.cells[origin]
+            name = board.kind_name(piece)
+            bonus = weight * (attraction.pull(name, target) - attraction.pull(name, origin))
+            if self.memory.last_from.get(board.ident[piece]) == target:
+                bonus -= BACK_COST
+            if origin in cover and target not in cover:
+                bonus -= UNCOVER_COST
+            if board.cells[target] >= 0 and board.ident[piece] not in known_ids:
+                own_value = values[me][board.kind[piece]]
+                if own_value >= 30:
+                    bonus -= REVEAL_SHARE * own_value
+            result.append(bonus)
+        return result

@@ -1,0 +1,239 @@
+"""Determinized search: one sampled world at a time, our move, the relevant replies, a capture step.
+
+For each world (every enemy piece given a kind, drawn by the notebook's beliefs) and each of our
+root moves we play the move, let the opponent answer with its attacks and with the escapes of the
+pieces we now threaten, and finish with a quiescence step: the best capture still open to us. The
+values of a root move are summed over worlds, so a battle against an unknown piece counts as the
+average over what that piece may be (the chance node), weighted by the beliefs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from firmware_bridge.bot.board import ATTACKER_WINS, BOTH_DIE, DEFENDER_WINS, EMPTY, SearchBoard
+
+# A won game in material units: about a whole army (classic: ~650), so that a small chance of
+# finding the flag in one world does not outweigh losing real pieces in all the others.
+WIN = 400.0
+FLAG_THREAT = 200.0  # an enemy piece next to our flag that we cannot remove at once
+
+Values = tuple[list[float], list[float]]  # value of each kind code, for red and for blue
+
+
+class SearchStats:
+    """How much work one decision did."""
+
+    def __init__(self) -> None:
+        self.positions = 0
+        self.worlds = 0
+        self.seconds = 0.0
+
+
+def battle_gain(board: SearchBoard, attacker: int, defender: int, values: Values) -> float:
+    """Material the attacker's side wins (negative: loses) in this battle; WIN for an objective."""
+    kinds, colors = board.kind, board.color
+    ka, kd = kinds[attacker], kinds[defender]
+    outcome = board.rules.battle[ka][kd]
+    own, theirs = values[colors[attacker]], values[colors[defender]]
+    if outcome == ATTACKER_WINS:
+        return WIN if board.rules.objective[kd] else theirs[kd]
+    if outcome == DEFENDER_WINS:
+        return -own[ka]
+    return theirs[kd] - own[ka]
+
+
+def attacks(board: SearchBoard, side: int) -> list[tuple[int, int]]:
+    """Every attack `side` may make now (two-squares applied)."""
+    cells, colors, kinds, squares = board.cells, board.color, board.kind, board.square
+    scout = board.rules.scout
+    neighbours = board.neighbours
+    strike = board.rules.variant.scout_strike
+    found: list[tuple[int, int]] = []
+    for piece in board.movers[side]:
+        origin = squares[piece]
+        if origin < 0:
+            continue
+        if scout[kinds[piece]]:
+            for ray in board.rays[origin]:
+                for distance, target in enumerate(ray):
+                    occupant = cells[target]
+                    if occupant == EMPTY:
+                        continue
+                    if occupant >= 0 and colors[occupant] != side and (distance == 0 or strike):
+                        found.append((origin, target))
+                    break
+        else:
+            for target in neighbours[origin]:
+                occupant = cells[target]
+                if occupant >= 0 and colors[occupant] != side:
+                    found.append((origin, target))
+    run = board.runs[side]
+    if run is not None and run[4] >= board.rules.limit:
+        found = [m for m in found if not board._refused(board.cells[m[0]], m[0], m[1])]
+    return found
+
+
+def best_capture(board: SearchBoard, side: int, values: Values) -> tuple[float, list[int]]:
+    """The best battle gain open to `side`, and the enemy pieces it can take with profit."""
+    best = 0.0
+    victims: list[int] = []
+    cells = board.cells
+    for origin, target in attacks(board, side):
+        gain = battle_gain(board, cells[origin], cells[target], values)
+        if gain > 0:
+            victims.append(cells[target])
+            best = max(best, gain)
+    return best, victims
+
+
+def _move_gain(board: SearchBoard, undo: tuple, values: Values) -> float:
+    """Material the mover won by the move just made (from `make`'s undo record)."""
+    _, _, piece, defender, outcome, _, _ = undo
+    if defender == EMPTY:
+        return 0.0
+    kinds, colors = board.kind, board.color
+    own, theirs = values[colors[piece]], values[colors[defender]]
+    if outcome == ATTACKER_WINS:
+        return theirs[kinds[defender]]
+    if outcome == DEFENDER_WINS:
+        return -own[kinds[piece]]
+    assert outcome == BOTH_DIE
+    return theirs[kinds[defender]] - own[kinds[piece]]
+
+
+def _terminal(board: SearchBoard, side: int) -> float:
+    if board.winner is None:
+        return 0.0
+    return WIN if board.winner == side else -WIN
+
+
+def capture_after(board: SearchBoard, side: int, before: list[tuple[int, int]], origin: int,
+                  target: int, values: Values) -> float:
+    """`side`'s best battle gain after the opponent moved origin -> target, from the attacks
+    `side` had before that move (still valid ones) plus the attacks on the moved piece.
+
+    Scout rays the move opened or closed beyond those two squares are not rescanned: this is the
+    quiescence step of a shallow search, not a move generator."""
+    cells, colors, kinds = board.cells, board.color, board.kind
+    best = 0.0
+    for a, d in before:
+        attacker, defender = cells[a], cells[d]
+        if attacker >= 0 and defender >= 0 and colors[attacker] == side and colors[defender] != side:
+            gain = battle_gain(board, attacker, defender, values)
+            if gain > best:
+                best = gain
+    defender = cells[target]
+    if defender < 0 or colors[defender] == side:
+        return best
+    mobile, scout = board.rules.mobile, board.rules.scout
+    run = board.runs[side]
+    shuffler = run[0] if run is not None and run[4] >= board.rules.limit else -1
+    strike = board.rules.variant.scout_strike
+    for ray in board.rays[target]:
+        for distance, square in enumerate(ray):
+            attacker = cells[square]
+            if attacker == EMPTY:
+                continue
+            if (attacker >= 0 and colors[attacker] == side and mobile[kinds[attacker]]
+                    and (distance == 0 or (scout[kinds[attacker]] and strike))
+                    and not (attacker == shuffler and board._refused(attacker, square, target))):
+                gain = battle_gain(board, attacker, defender, values)
+                if gain > best:
+                    best = gain
+            break
+    return best
+
+
+def flag_square(board: SearchBoard, side: int) -> int:
+    """Where `side`'s flag (objective) stands, or -1."""
+    objective = board.rules.objective
+    for piece, square in enumerate(board.square):
+        if square >= 0 and board.color[piece] == side and objective[board.kind[piece]]:
+            return square
+    return -1
+
+
+def flag_threatened(board: SearchBoard, me: int, flag: int, values: Values) -> bool:
+    """True when an enemy piece could take our flag next move and we cannot take it first."""
+    if flag < 0 or board.cells[flag] < 0:
+        return False
+    cells, colors, kinds = board.cells, board.color, board.kind
+    mobile, scout = board.rules.mobile, board.rules.scout
+    threats = []
+    for n in board.neighbours[flag]:
+        occupant = cells[n]
+        if occupant >= 0 and colors[occupant] != me and mobile[kinds[occupant]]:
+            threats.append(occupant)
+    if board.rules.variant.scout_strike:
+        for ray in board.rays[flag]:
+            for square in ray:
+                occupant = cells[square]
+                if occupant == EMPTY:
+                    continue
+                if occupant >= 0 and colors[occupant] != me and scout[kinds[occupant]]:
+                    threats.append(occupant)
+                break
+    if not threats:
+        return False
+    removable = {cells[t] for o, t in attacks(board, me)
+                 if cells[t] in threats and board.rules.battle[kinds[cells[o]]][kinds[cells[t]]] != DEFENDER_WINS}
+    return any(t not in removable for t in threats)
+
+
+def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
+                flag: int = -1) -> float:
+    """The opponent (to move) answers as well as it can; value for it, after our capture step."""
+    opponent = 1 - me
+    before = attacks(board, me)
+    cells = board.cells
+    mine, victims = 0.0, []
+    for origin, target in before:
+        gain = battle_gain(board, cells[origin], cells[target], values)
+        if gain > 0:
+            victims.append(cells[target])
+            mine = max(mine, gain)
+    best = -mine  # a quiet move elsewhere leaves our best capture open
+    if flag_threatened(board, me, flag, values):
+        best += FLAG_THREAT
+    replies = attacks(board, opponent)
+    for victim in victims:
+        replies.extend(board.moves_of(victim))
+    if board.mobile_count[opponent] <= 3 and not board.moves(opponent):
+        return -WIN  # it cannot move and loses
+    for origin, target in replies:
+        undo = board.make(origin, target)
+        stats.positions += 1
+        if board.finished:
+            value = _terminal(board, opponent)
+        else:
+            value = _move_gain(board, undo, values) - capture_after(
+                board, me, before, origin, target, values)
+            if flag_threatened(board, me, flag, values):
+                value += FLAG_THREAT
+        board.unmake(undo)
+        if value > best:
+            best = value
+    return best
+
+
+def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], values: Values,
+                 replies: bool, deadline: float | None, stats: SearchStats) -> list[float] | None:
+    """The value of each root move in this world; None when the deadline passed before the end."""
+    result: list[float] = []
+    flag = flag_square(board, me)
+    for index, (origin, target) in enumerate(moves):
+        if deadline is not None and index % 8 == 7 and time.perf_counter() > deadline:
+            return None
+        undo = board.make(origin, target)
+        stats.positions += 1
+        if board.finished:
+            value = _terminal(board, me)
+        elif replies:
+            value = _move_gain(board, undo, values) - reply_value(board, me, values, stats, flag)
+        else:
+            value = _move_gain(board, undo, values) - best_capture(board, 1 - me, values)[0]
+        board.unmake(undo)
+        result.append(value)
+    return result

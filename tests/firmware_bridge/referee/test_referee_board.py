@@ -35,6 +35,8 @@ def board_table(mosquitto, tmp_path):
 
 def pair_by_square(board: SimulatedBoard, client: SeatClient, seat: str) -> str:
     assert client.wait(lambda c: c.referee_key is not None, 10)
+    # The referee names a square only once it has read the board (before that it asks for a code).
+    assert client.wait(lambda c: (c.public_state or {}).get("board_check") is not None, 10)
     client.pair(seat)
     assert client.wait(lambda c: c.last_pairing is not None, 10)
     reply = client.last_pairing

@@ -415,7 +415,8 @@ class Referee:
             self.settings.volcano_markers_sensed = volcano_markers_sensed
             self.watcher.volcano_markers_sensed = volcano_markers_sensed
         self.session.board_input = True
-        self.feed = SensorFeed(source, self.on_stable, self.poll_board, stabiliser)
+        self.feed = SensorFeed(source, self.on_stable, self.poll_board, stabiliser,
+                               on_resume=self._board_resumed)
         if self.started_at:
             self.feed.start()
 
@@ -463,6 +464,12 @@ class Referee:
             # Most polls change nothing: only then is the (costly) board check recomputed.
             if self.watcher.poll(now, self.session.position) | self.replay.poll(now):
                 self._publish_if_board_changed()
+
+    def _board_resumed(self) -> None:
+        """The sensors are back after the link dropped: the board is re-read before play goes on."""
+        with self._lock:
+            self.watcher.resume()
+            self._publish_if_board_changed()
 
     @property
     def last_board_check(self) -> dict | None:

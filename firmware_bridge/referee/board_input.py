@@ -210,7 +210,7 @@ class SensorFeed:
             return
         # Readings from before the link dropped must not be mixed with the board as it is now.
         self.stabiliser.reset()
-        self.reconnects += 1
         log.warning("the board is connected again (%s)", getattr(self.source, "status_text", ""))
         if self.on_resume is not None:
             self.on_resume()
+        self.reconnects += 1  # counted once resumed: a test waiting on it sees the board re-read

@@ -16,7 +16,7 @@ import os
 import random
 import time
 
-from engine import Color, Square, get_variant, random_setup
+from engine import Color, get_variant, random_setup
 from firmware_bridge.protocol import crypto
 from firmware_bridge.protocol.client import DisplayClient
 from firmware_bridge.referee.journal import Journal

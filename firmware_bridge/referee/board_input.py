@@ -134,7 +134,7 @@ class BoardWatcher:
         guidance = self.recognizer.guidance() if self.recognizer and self.board else None
         if guidance is None:
             return led_colours(width, height, last_move=last_move)
-        volcanoes = self.recognizer.game.volcanoes if self.recognizer else ()
+        volcanoes = self.recognizer.position.volcanoes if self.recognizer else ()
         steps = plan_steps(guidance.clear, guidance.fill, guidance.wrong, volcanoes=volcanoes)
         return led_colours(width, height, steps, illegal=self.last_illegal)
 

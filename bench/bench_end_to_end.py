@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import Color, get_variant, random_setup  # noqa: E402
-from firmware_bridge import crypto  # noqa: E402
+from firmware_bridge.protocol import crypto  # noqa: E402
 from firmware_bridge.referee.broker import Mosquitto  # noqa: E402
 from firmware_bridge.referee.journal import Journal  # noqa: E402
 from firmware_bridge.referee.session import Session  # noqa: E402

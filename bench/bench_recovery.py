@@ -5,6 +5,12 @@ SIGKILL and started again; we time from the start of the new process until both 
 (decrypted) and the display hold the republished snapshot, through real mosquitto. The
 referee's own figure (process start -> snapshots published, from its log) is shown beside it.
 Usage: python bench/bench_recovery.py [--sizes 0,300,3000] [--restarts 5]
+
+The kill soak (--kills 500): one journal (the first size), SIGKILLed again and again at a random
+moment up to --kill-window seconds after the clients got the previous restart's state (so some
+kills land while the referee is still starting), each restart timed the same way; prints the
+distribution (p50/p90/p99/max) of the recovery times.
+Usage: python bench/bench_recovery.py --sizes 300 --kills 500
 """
 
 from __future__ import annotations
@@ -94,6 +100,42 @@ def measure(config: Path, clients: list, restarts: int) -> tuple[list[float], li
     return totals, own
 
 
+def kill_soak(config: Path, clients: list, kills: int, window: float, seed: int = 14) -> list[float]:
+    """SIGKILL the referee `kills` times at random moments; seconds from each restart to all clients."""
+    rng = random.Random(seed)
+    first_seen: dict[int, float] = {}
+    lock = threading.Lock()
+    for index, client in enumerate(clients):
+        def seen(_state, i=index):
+            with lock:
+                first_seen.setdefault(i, time.monotonic())
+        client.on_state = seen
+    process = RefereeProcess(config).start()
+    assert wait(lambda: len(first_seen) == len(clients), 60), "no client got the first state"
+    totals = []
+    for kill in range(kills):
+        time.sleep(rng.uniform(0.0, window))  # a random moment: starting, republishing or idle
+        process.kill()
+        with lock:
+            first_seen.clear()
+        started = time.monotonic()
+        process = RefereeProcess(config).start()
+        assert wait(lambda: len(first_seen) == len(clients), 60), f"kill {kill}: a client never got the state"
+        totals.append(max(first_seen.values()) - started)
+    process.stop()
+    return totals
+
+
+def percentiles(values: list[float]) -> dict[str, float]:
+    """p50/p90/p99/max of `values` (nearest rank)."""
+    ordered = sorted(values)
+
+    def rank(p: float) -> float:
+        return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
+
+    return {"p50": rank(50), "p90": rank(90), "p99": rank(99), "max": ordered[-1]}
+
+
 def wait(predicate, timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -107,10 +149,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="0,300,3000", help="rulings in the journal")
     parser.add_argument("--restarts", type=int, default=5)
+    parser.add_argument("--kills", type=int, default=0, help="the kill soak: this many SIGKILLs")
+    parser.add_argument("--kill-window", type=float, default=0.3, help="seconds: kills land at random within")
     args = parser.parse_args()
     rows = []
+    sizes = [int(s) for s in args.sizes.split(",")]
     with Mosquitto() as broker:
-        for size in (int(s) for s in args.sizes.split(",")):
+        for size in sizes[:1] if args.kills else sizes:
             directory = Path(tempfile.mkdtemp(prefix="arbiter-recovery-"))
             board = f"recovery{size}"
             credentials = prepare_board(directory, board, size)
@@ -123,6 +168,16 @@ def main() -> int:
             clients.append(DisplayClient(broker.url, board))
             for client in clients:
                 client.start()
+            if args.kills:
+                totals = kill_soak(config, clients, args.kills, args.kill_window)
+                for client in clients:
+                    client.stop()
+                figures = percentiles(totals)
+                print(f"kill soak: {len(totals)} SIGKILLs survived, journal of {size} rulings "
+                      f"({entries} entries); restart -> both tablets and the display hold the state:")
+                print("  " + "  ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in figures.items()))
+                print(json.dumps({"kills": len(totals), "rulings": size, **figures}))
+                return 0
             totals, own = measure(config, clients, args.restarts)
             for client in clients:
                 client.stop()

@@ -191,6 +191,11 @@ PROBLEMS = {
 }
 
 
+def referee_back_text(tr: Translator, away_s: int) -> str:
+    """The referee restarted: how long it was away; the clocks did not run meanwhile."""
+    return tr(N_("The referee was away {seconds} s; clocks were paused")).format(seconds=away_s)
+
+
 def problem_text(tr: Translator, code: str) -> str:
     """What keeps the referee from ruling, in the tablet's language (by the contract's code)."""
     return tr(PROBLEMS.get(code, N_("The referee cannot record moves")))

@@ -95,6 +95,7 @@ class TableState:
     replay: dict[str, Any] | None = None  # the recorded game replayed on the board (public)
     replay_open: bool = False  # the replay panel is open (to load a game file)
     problem: str | None = None  # what keeps the referee from ruling, by code ("storage-full")
+    referee_away_s: int | None = None  # the referee restarted after this long (clocks were paused)
 
     def apply(self, kind: str, payload: dict[str, Any]) -> None:
         """Take one message from the link; unknown kinds are ignored (newer referee)."""
@@ -250,6 +251,10 @@ class TableState:
     def _on_problem(self, payload: dict[str, Any]) -> None:
         code = payload.get("code")
         self.problem = code if isinstance(code, str) else None
+
+    def _on_referee_back(self, payload: dict[str, Any]) -> None:
+        away = payload.get("away_s")
+        self.referee_away_s = away if isinstance(away, int) and not isinstance(away, bool) else None
 
     def _on_replay(self, payload: dict[str, Any]) -> None:
         replay = payload.get("replay")

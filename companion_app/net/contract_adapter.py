@@ -120,6 +120,8 @@ class ContractTranslator:
         self.deliver("replay", {"replay": state.get("replay")})  # a recorded game on the board
         problem = state.get("problem")
         self.deliver("problem", {"code": problem.get("code") if isinstance(problem, dict) else None})
+        back = state.get("referee_back")  # the referee restarted (docs/mqtt.md): cleared by a ruling
+        self.deliver("referee_back", {"away_s": back.get("away_s") if isinstance(back, dict) else None})
         # The referee sends a board check only while a board (sensors) is attached.
         self.deliver("connection", {"board": "online" if self.board_check is not None else "offline"})
         if self.seat is None:

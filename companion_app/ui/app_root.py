@@ -17,7 +17,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion_app.i18n.catalog import LANGUAGES, Translator
-from companion_app.i18n.texts import color_name, problem_text
+from companion_app.i18n.texts import color_name, problem_text, referee_back_text
 from companion_app.model.table import TableState
 from companion_app.net.link import Link
 from companion_app.ui.display import DisplayScreen
@@ -68,6 +68,8 @@ class TopBar(BoxLayout):
                 lights.append(f"[color={STATUS_COLORS.get(value, 'bbbbbb')}]•[/color] {names[key]}")
         if state.problem:
             lights.append(f"[color=e57373]{problem_text(tr, state.problem)}[/color]")
+        if state.referee_away_s is not None:
+            lights.append(f"[color=ffd54f]{referee_back_text(tr, state.referee_away_s)}[/color]")
         self.status.text = "  ".join(lights)
         self.language.text = tr.language.upper()
         self.numbering.text = "10…1" if tr.numbering == "new" else "1…10"

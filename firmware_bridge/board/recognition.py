@@ -13,6 +13,8 @@ The interface the referee codes against:
         or recognizer.refused(move)                 # the session refused it: nothing changed
     recognizer.guidance() -> BoardMismatch | None   # what to fix now, e.g. for LEDs / display
     recognizer.restoring                            # True while only guiding (moves not read)
+    recognizer.resume()                             # the board went unwatched (referee restarted,
+                                                    # cable out): one unseen move may be ruled
 
 The recogniser never sees the game and never rules: it says which move the hands made, and the
 referee's session (the one writer of the game) pushes it or refuses it.
@@ -52,6 +54,9 @@ How moves are read (occupancy sensors; docs/hardware.md for the players' side of
   nudge     a piece lifted or knocked and put back: the board matches again, nothing happened.
 After a ruling, or whenever the board does not match the game (start, takeback, power cut),
 the recogniser is "restoring": it only guides until the board matches, then reads moves again.
+After resume() (the board was not watched for a while) the first board that holds still is
+compared with the position once: exactly one legal move or attack of the side to move is
+reported as MoveMade (firmware_bridge.board.recovery says when), anything else is guided back.
 With identifying sensors (a tag per piece) it learns each piece's tag when the board first
 matches, uses tags to tell an attack from a nudge, and reports pieces standing on the wrong
 square in `wrong`.
@@ -77,6 +82,7 @@ from dataclasses import dataclass, field
 from engine import Game, Move, Refusal, Square
 from firmware_bridge.board.guidance import order_nearest
 from firmware_bridge.board.position import ExpectedPosition
+from firmware_bridge.board.recovery import unseen_move
 from firmware_bridge.board.snapshots import Reading, Stabiliser, StableBoard
 
 
@@ -124,6 +130,9 @@ class _Pending:
     key: tuple = field(default=())
 
 
+RECOVERY = ("recovery",)  # the key of the one decision taken on a board nobody watched
+
+
 class MoveRecognizer:
     """Turns stable board states into MoveMade / BoardMismatch / BoardMatches."""
 
@@ -141,6 +150,7 @@ class MoveRecognizer:
         self._belief: dict[Square, int | None] = {}  # what physically stands where, by piece id
         self._restoring = True
         self._restore_reason = "setup"
+        self._recovering = False
         self._last_emitted: Observation | None = None
         self._pending: _Pending | None = None
         self._ruled: Move | None = None
@@ -177,6 +187,8 @@ class MoveRecognizer:
         pending = self._pending
         if pending is not None and now >= pending.due:
             self._pending = None
+            if pending.key == RECOVERY:
+                self._recovering = False  # decided once: from now on moves are read as they are made
             out += self._emit(pending.observation)
         return out
 
@@ -206,6 +218,27 @@ class MoveRecognizer:
         if self.board is None:
             return []
         return self._evaluate(self.board.changed_at)
+
+    def resume(self) -> None:
+        """The board was not watched for a while (the referee restarted, the cable was out).
+
+        What happened meanwhile is unknown: the history of lifts is forgotten, and the next board
+        the sensors report, once it holds still, is compared with the position once (module
+        docstring). The board seen before is stale: nothing is decided on it.
+        """
+        self._reset_history()
+        self._pending = None
+        self._ruled = None
+        if not self._restoring:
+            self._restore_reason = "restore"
+        self._restoring = True
+        self._recovering = True
+        self._last_emitted = None
+
+    @property
+    def recovering(self) -> bool:
+        """True until the board first seen after resume() has been decided on."""
+        return self._recovering
 
     def refused(self, move: Move) -> None:
         """The referee refused ``move`` (or ignored it): the position stays, the hands put it back."""
@@ -330,6 +363,7 @@ class MoveRecognizer:
             if board.identifying and self._restoring:
                 self._learn_tags(board)
             self._restoring = False
+            self._recovering = False
             self._ruled = None
             # The history of lifts is forgotten only once the match has lasted: a piece hovering
             # between two squares can make a half-done attack look complete for a moment.
@@ -337,6 +371,8 @@ class MoveRecognizer:
             if self._last_emitted is None or not isinstance(self._last_emitted, BoardMatches):
                 return self._emit(BoardMatches())
             return []
+        if self._recovering:
+            return self._decide_unseen(mismatch, changed_at)
         if self._restoring:
             return self._emit(mismatch)  # guiding: answer every change at once
         move, attack = self._candidate(board, mismatch)
@@ -362,6 +398,21 @@ class MoveRecognizer:
             self._schedule(changed_at + self.scout_hold_s, made)
             return []
         return self._emit(made)
+
+    def _decide_unseen(self, mismatch: BoardMismatch, changed_at: float) -> list[Observation]:
+        """A board nobody watched: once it holds still, rule the one unseen move or guide back."""
+        found = unseen_move(self.position, mismatch.clear, mismatch.fill, mismatch.wrong)
+        if found is None:
+            self._pending = _Pending(changed_at + self.patience_s, mismatch, RECOVERY)
+            return []
+        move, attack = found
+        # A piece lifted and held in the hand looks like an attack on occupancy sensors: an
+        # attack waits as long as a player thinking with a piece in the air may.
+        wait = self.idle_patience_s if attack else self.patience_s
+        if not attack and self.is_scout_move(move):
+            wait = max(wait, self.scout_hold_s)
+        self._pending = _Pending(changed_at + wait, MoveMade(move, attack, changed_at), RECOVERY)
+        return []
 
     def _filled_before_lifted(self, move: Move) -> bool:
         filled = self._filled_at.get(move.target)

@@ -4,6 +4,11 @@ One thread reads the sensor source, stabilises, and hands each stable board and 
 :class:`BoardWatcher`, which owns the MoveRecognizer and turns its observations into calls on
 the referee (rulings, guidance, pairing by a piece on a square), together with the position the
 session's last ruling left. LEDs show the guidance where the board has them.
+
+A board nobody watched (the referee starting in the middle of a game after a crash, the sensor
+link coming back after the cable was out) is compared with the last ruled position once before
+moves are read again: one unseen legal move is ruled (firmware_bridge.board.recovery), anything
+else guided back.
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ class BoardWatcher:
         self.board: StableBoard | None = None
         self.last_illegal: Move | None = None
         self._position: ExpectedPosition | None = None
+        # The referee starts: if a game is under way, its board went unwatched while it was down.
+        self._resume_first = True
 
     def follow(self, position: ExpectedPosition | None) -> bool:
         """The position the board must show now (None: no game is being played); True when it
@@ -50,6 +57,7 @@ class BoardWatcher:
         if position is self._position:
             return False
         self._position = position
+        resume, self._resume_first = self._resume_first, False
         if position is None:
             changed = self.recognizer is not None
             self.recognizer = None
@@ -57,6 +65,8 @@ class BoardWatcher:
         if self.recognizer is None or self.recognizer.position.game != position.game:
             # A new game: its pieces are new pieces (tags, beliefs and all are forgotten).
             self.recognizer = MoveRecognizer(position, volcano_markers_sensed=self.volcano_markers_sensed)
+            if resume:
+                self.recognizer.resume()
             if self.board is not None:
                 self._handle(self.recognizer.feed(self.board))
             return True
@@ -87,6 +97,14 @@ class BoardWatcher:
         """A ruling changed the position: let the recogniser read it and guide."""
         self.follow(position)
 
+    def resume(self) -> None:
+        """The sensors were away (the link to the board dropped and came back): read the board
+        afresh against the last ruled position before reading moves again."""
+        log.info("the board is read again after the sensors were away")
+        self.last_illegal = None
+        if self.recognizer is not None:
+            self.recognizer.resume()
+
     def refused(self, move: Move) -> None:
         """The session refused (or ignored) a move seen on the board: it is to be put back."""
         self.last_illegal = move
@@ -116,8 +134,8 @@ class BoardWatcher:
         guidance = self.recognizer.guidance() if self.recognizer and self.board else None
         if self.recognizer is None or guidance is None:
             return led_colours(width, height, last_move=last_move)
-        steps = plan_steps(guidance.clear, guidance.fill, guidance.wrong,
-                           volcanoes=self.recognizer.position.volcanoes)
+        volcanoes = self.recognizer.position.volcanoes if self.recognizer else ()
+        steps = plan_steps(guidance.clear, guidance.fill, guidance.wrong, volcanoes=volcanoes)
         return led_colours(width, height, steps, illegal=self.last_illegal)
 
 
@@ -138,9 +156,14 @@ class SensorFeed:
 
     def __init__(self, source, on_stable: Callable[[StableBoard], None],
                  on_poll: Callable[[float], None], stabiliser: Stabiliser | None = None,
-                 clock: Callable[[], float] = time.monotonic, period: float = 0.004) -> None:
+                 clock: Callable[[], float] = time.monotonic, period: float = 0.004,
+                 on_resume: Callable[[], None] | None = None) -> None:
         self.source = source
         self.on_stable, self.on_poll = on_stable, on_poll
+        self.on_resume = on_resume  # the source connected again after it was lost
+        self.reconnects = 0
+        self._status = "stopped"
+        self._connected_once = False
         self.stabiliser = stabiliser or Stabiliser(debounce_samples=1, quiet_s=0.02)
         self.clock, self.period = clock, period
         self._stop = threading.Event()
@@ -162,6 +185,7 @@ class SensorFeed:
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
+                self._watch_status()
                 for reading in self.source.readings(timeout=self.period):
                     stable = self.stabiliser.feed(reading)
                     if stable is not None:
@@ -174,3 +198,19 @@ class SensorFeed:
             except Exception:  # a bad frame or a bug in one board state must not stop the referee
                 log.exception("sensor feed step failed")
                 time.sleep(self.period)
+
+    def _watch_status(self) -> None:
+        """Tell ``on_resume`` when the source is connected again (a replugged cable)."""
+        status = str(getattr(self.source, "status", "connected"))
+        before, self._status = self._status, status
+        if status != "connected" or before in ("connected", "silent"):
+            return
+        if not self._connected_once:
+            self._connected_once = True  # the first connection: the watcher resumes by itself
+            return
+        # Readings from before the link dropped must not be mixed with the board as it is now.
+        self.stabiliser.reset()
+        log.warning("the board is connected again (%s)", getattr(self.source, "status_text", ""))
+        if self.on_resume is not None:
+            self.on_resume()
+        self.reconnects += 1  # counted once resumed: a test waiting on it sees the board re-read

@@ -26,6 +26,7 @@ from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.protocol.signing import PublicSigner
 from firmware_bridge.referee.board_input import BoardWatcher, SensorFeed
 from firmware_bridge.referee.clocks import TimeControl
+from firmware_bridge.referee.downtime import Heartbeat
 from firmware_bridge.referee.journal import Journal, JournalError
 from firmware_bridge.referee.pairing import PairingDesk
 from firmware_bridge.referee.replay_desk import ReplayDesk
@@ -78,6 +79,15 @@ class Referee:
         self.session = Session(self.journal, settings.variant, settings.time_control,
                                board_input=settings.board_input, moves_per_turn=settings.moves_per_turn)
         self.desk = PairingDesk()
+        # Time while the referee was down: clocks paused, nothing charged; say how long (downtime.py).
+        self.heartbeat = Heartbeat(settings.journal_path)
+        beat = self.heartbeat.read()
+        away_s = self.heartbeat.away_s(beat)
+        self.back: dict | None = None
+        if beat is not None and away_s is not None:
+            self.session.carry_on_clock(beat)
+            self.back = {"type": "referee_back", "away_s": away_s, "clocks": "paused"}
+            log.warning("the referee was away %d s; clocks were paused", away_s)
         self.on_pairing_code: Callable[[str, str], None] | None = None  # (seat, code): show it
         self.occupancy: frozenset[str] | None = None  # latest stable board, None without a board
         self.online: dict[str, str] = {}  # client id -> role, from presence
@@ -140,6 +150,8 @@ class Referee:
                     continue
                 if ruling:
                     self._publish_rulings([ruling])
+                if self.heartbeat.due():
+                    self.heartbeat.beat(self.session.game_id, self.session.seq, self.session.clock_checkpoint())
 
     # -- publishing -------------------------------------------------------------------------
     def _signed(self, topic: str, kind: str, payload: dict) -> bytes:
@@ -188,6 +200,7 @@ class Referee:
                                           self.settings.volcano_markers_sensed)
         state["replay"] = self.replay.public()
         state["problem"] = self.problem
+        state["referee_back"] = self.back
         self.link.publish(self.topics.state, self._signed(self.topics.state, "state", state), retain=True)
         for seat in contract.SEATS:
             topic = self.topics.seat_state(seat)
@@ -214,6 +227,7 @@ class Referee:
                 if envelope:
                     self.link.publish(topic, envelope)
         if rulings:
+            self.back = None  # play went on: the note about the referee's absence has been seen
             self._publish_snapshots()
 
     def _storage_failed(self, error: JournalError) -> None:
@@ -415,7 +429,8 @@ class Referee:
             self.settings.volcano_markers_sensed = volcano_markers_sensed
             self.watcher.volcano_markers_sensed = volcano_markers_sensed
         self.session.board_input = True
-        self.feed = SensorFeed(source, self.on_stable, self.poll_board, stabiliser)
+        self.feed = SensorFeed(source, self.on_stable, self.poll_board, stabiliser,
+                               on_resume=self._board_resumed)
         if self.started_at:
             self.feed.start()
 
@@ -463,6 +478,12 @@ class Referee:
             # Most polls change nothing: only then is the (costly) board check recomputed.
             if self.watcher.poll(now, self.session.position) | self.replay.poll(now):
                 self._publish_if_board_changed()
+
+    def _board_resumed(self) -> None:
+        """The sensors are back after the link dropped: the board is re-read before play goes on."""
+        with self._lock:
+            self.watcher.resume()
+            self._publish_if_board_changed()
 
     @property
     def last_board_check(self) -> dict | None:

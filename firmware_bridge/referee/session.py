@@ -320,6 +320,23 @@ class Session:
             # The mover's turn ended; it may be the mover's again if the opponent passed.
             clock.turn_passed(running, now)
 
+    def clock_checkpoint(self) -> dict:
+        """The clocks as charged up to now, for the heartbeat (firmware_bridge.referee.downtime)."""
+        return copy.deepcopy(self.clock).checkpoint(self.now())
+
+    def carry_on_clock(self, beat: dict) -> bool:
+        """Go on from the clocks of the referee's last heartbeat, if it was at this very ruling:
+        the time it ran after the ruling is charged, the time it was down is not. True if taken."""
+        checkpoint = beat.get("clock")
+        if (self.phase != Phase.PLAYING or beat.get("game") != self.game_id or beat.get("seq") != self.seq
+                or not isinstance(checkpoint, dict)):
+            return False
+        try:
+            self.clock = GameClock.restore(self.time_control, checkpoint, self.now())
+        except (KeyError, TypeError):
+            return False  # a heartbeat of another version: the journal's checkpoint stays
+        return True
+
     def new_game(self, variant: str | None = None, time_control: TimeControl | None = None,
                  moves_per_turn: int | None = None,
                  volcanoes: tuple[Square, ...] | None = None) -> None:

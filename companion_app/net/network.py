@@ -169,6 +169,8 @@ class DisplayLink(_NetworkLink):
         if self.client.info and self.adapter is not None and not getattr(self, "_info_sent", False):
             self._info_sent = True
             self.adapter.info(self.client.info)
+            # The key the display pinned, for the family to compare with the referee's console.
+            self.adapter.deliver("referee_fingerprint", {"fingerprint": self.client.pin.fingerprint})
 
     def send(self, command: str, payload: dict[str, Any] | None = None) -> None:
         """The display sends nothing but resync requests."""

@@ -488,10 +488,17 @@ def decode(kind: str, raw: bytes | bytearray, limit: int = MAX_PUBLIC_PAYLOAD) -
     if len(raw) > limit:
         raise ContractError(f"{kind} payload of {len(raw)} bytes exceeds {limit}", "too-large")
     try:
-        payload = json.loads(bytes(raw).decode("utf-8"))
+        payload = json.loads(bytes(raw).decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ContractError(f"{kind} payload is not UTF-8 JSON: {error}") from None
+    except RecursionError:  # a stranger's "[[[[..." must be refused, not crash the handler
+        raise ContractError(f"{kind} payload is nested too deeply") from None
     return validate(kind, payload)
+
+
+def _no_constant(name: str) -> Any:
+    # NaN and Infinity are not JSON (RFC 8259), though Python's parser takes them.
+    raise json.JSONDecodeError(f"{name} is not a JSON number", name, 0)
 
 
 def command(seat: str, command_id: str, counter: int, command_type: Command | str,

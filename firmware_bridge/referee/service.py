@@ -28,6 +28,7 @@ from firmware_bridge.referee.board_input import BoardWatcher, SensorFeed
 from firmware_bridge.referee.clocks import TimeControl
 from firmware_bridge.referee.journal import Journal, JournalError
 from firmware_bridge.referee.pairing import PairingDesk
+from firmware_bridge.referee.refusals import RefusalLog
 from firmware_bridge.referee.replay_desk import ReplayDesk
 from firmware_bridge.referee.session import CommandError, Ruling, Session
 
@@ -78,6 +79,7 @@ class Referee:
         self.session = Session(self.journal, settings.variant, settings.time_control,
                                board_input=settings.board_input, moves_per_turn=settings.moves_per_turn)
         self.desk = PairingDesk()
+        self.refusals = RefusalLog()  # junk from the broker: one log line per kind, then counts
         self.on_pairing_code: Callable[[str, str], None] | None = None  # (seat, code): show it
         self.occupancy: frozenset[str] | None = None  # latest stable board, None without a board
         self.online: dict[str, str] = {}  # client id -> role, from presence
@@ -126,6 +128,7 @@ class Referee:
             self._ticker.join(timeout=2)
         self.link.stop(farewell=(self.topics.presence("referee"), self._presence(False), True))
         self.journal.close()
+        self.refusals.flush()
 
     def _tick_loop(self) -> None:
         while not self._stopping.wait(self.settings.tick_seconds):
@@ -232,7 +235,8 @@ class Referee:
             self._publish_snapshots()
 
     def _error(self, topic: str, code: str, message: str) -> None:
-        log.info("refused a message on %s: %s (%s)", topic, message, code)
+        if not self.refusals.note(topic, code, message):
+            return  # a flood of one kind of junk gets a few answers a second, not one each
         self.link.publish(self.topics.errors, self._signed(
             self.topics.errors, "error", {"v": 1, "topic": topic, "code": code, "message": message[:300]}))
 
@@ -262,7 +266,8 @@ class Referee:
     def _on_presence(self, topic: str, raw: bytes) -> None:
         try:
             presence = contract.decode("presence", raw)
-        except contract.ContractError:
+        except contract.ContractError as error:
+            self.refusals.note(topic, error.code, str(error))  # counted, never answered
             return
         if presence["role"] != "seat":
             return

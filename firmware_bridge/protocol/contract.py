@@ -333,9 +333,12 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
     },
     "pair_reply": {
         "v": VERSION_FIELD,
-        "status": (STR, True, _one_of("challenge", "granted", "refused")),
+        # "lost": another tablet was granted this seat; this one stops sending.
+        "status": (STR, True, _one_of("challenge", "granted", "refused", "lost")),
         "seat": SEAT_FIELD,
-        "method": (OPT_STR, OPT, _one_of("square", "code", None)),
+        # "approval": a game is played, so the seat's current tablet (or the console) must agree.
+        "method": (OPT_STR, OPT, _one_of("square", "code", "approval", None)),
+        "fingerprint": (OPT_STR, OPT, None),  # with "approval": the key the holder must approve
         "square": (OPT_STR, OPT, None),
         "message": (STR, OPT, None),
         "broker_username": (OPT_STR, OPT, None),
@@ -354,6 +357,8 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "view": ((dict, type(None)), True, None),
         "setup": ((dict, type(None)), OPT, None),
         "last_counter": (INT, OPT, None),
+        # Another tablet asks for this seat while a game is played: {"fingerprint", "name"}.
+        "pairing_request": ((dict, type(None)), OPT, None),
     },
     "seat_events": {
         "v": VERSION_FIELD,
@@ -397,6 +402,7 @@ COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
     Command.REPLAY_STEP: {"step": (STR, _one_of("forward", "back", "jump"))},
     Command.REPLAY_PLAY_ON: {},
     Command.REPLAY_STOP: {},
+    Command.APPROVE_PAIRING: {"fingerprint": (STR, _length(1, 40))},
 }
 OPTIONAL_COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
     # Espionage's one-move option for the next game; omitted: the current game's setting.

@@ -36,6 +36,8 @@ class Command(StrEnum):
     REPLAY_STEP = "replay_step"
     REPLAY_PLAY_ON = "replay_play_on"
     REPLAY_STOP = "replay_stop"
+    # The seat's current tablet lets another tablet take its seat while a game is played.
+    APPROVE_PAIRING = "approve_pairing"
 
 
 class EventType(StrEnum):
@@ -131,6 +133,26 @@ class NewGameArgs(TypedDict, total=False):
     moves_per_turn: int
 
 
+class ReplayLoadArgs(TypedDict):
+    """``replay_load``: a recorded game's text, and optionally its file's name."""
+
+    text: str
+    name: NotRequired[str]
+
+
+class ReplayStepArgs(TypedDict):
+    """``replay_step``: forward, back, or a jump to ``ply``."""
+
+    step: str
+    ply: NotRequired[int]
+
+
+class ApprovePairingArgs(TypedDict):
+    """``approve_pairing``: the key fingerprint of the tablet that may take this seat."""
+
+    fingerprint: str
+
+
 class NoArgs(TypedDict):
     """The commands that take no arguments."""
 
@@ -138,8 +160,11 @@ class NoArgs(TypedDict):
 # The arguments of each command (contract.COMMAND_ARGS checks the same names, with their formats).
 COMMAND_ARGUMENTS: dict[Command, type] = {
     Command.MOVE: MoveArgs, Command.SETUP: SetupArgs, Command.NEW_GAME: NewGameArgs,
+    Command.APPROVE_PAIRING: ApprovePairingArgs, Command.REPLAY_LOAD: ReplayLoadArgs,
+    Command.REPLAY_STEP: ReplayStepArgs,
     **{command: NoArgs for command in Command
-       if command not in (Command.MOVE, Command.SETUP, Command.NEW_GAME)}}
+       if command not in (Command.MOVE, Command.SETUP, Command.NEW_GAME, Command.APPROVE_PAIRING,
+                          Command.REPLAY_LOAD, Command.REPLAY_STEP)}}
 
 
 class CommandPayload(TypedDict):

@@ -27,7 +27,7 @@ from firmware_bridge.protocol.signing import PublicSigner
 from firmware_bridge.referee.board_input import BoardWatcher, SensorFeed
 from firmware_bridge.referee.clocks import TimeControl
 from firmware_bridge.referee.journal import Journal, JournalError
-from firmware_bridge.referee.pairing import PairingDesk
+from firmware_bridge.referee.pairing import PairingDesk, SeatHandover
 from firmware_bridge.referee.refusals import RefusalLog
 from firmware_bridge.referee.replay_desk import ReplayDesk
 from firmware_bridge.referee.session import CommandError, Ruling, Session
@@ -79,6 +79,7 @@ class Referee:
         self.session = Session(self.journal, settings.variant, settings.time_control,
                                board_input=settings.board_input, moves_per_turn=settings.moves_per_turn)
         self.desk = PairingDesk()
+        self.handover = SeatHandover()  # a held seat's new tablet, waiting for the holder's approval
         self.refusals = RefusalLog()  # junk from the broker: one log line per kind, then counts
         self.on_pairing_code: Callable[[str, str], None] | None = None  # (seat, code): show it
         self.occupancy: frozenset[str] | None = None  # latest stable board, None without a board
@@ -194,7 +195,8 @@ class Referee:
         self.link.publish(self.topics.state, self._signed(self.topics.state, "state", state), retain=True)
         for seat in contract.SEATS:
             topic = self.topics.seat_state(seat)
-            envelope = self._seal(seat, topic, self.session.seat_state(seat))
+            envelope = self._seal(seat, topic, {**self.session.seat_state(seat),
+                                                "pairing_request": self.handover.request(seat)})
             if envelope:
                 self.link.publish(topic, envelope, retain=True)
 
@@ -311,6 +313,9 @@ class Referee:
                 command_id = given if isinstance(given, str) and 0 < len(given) <= 64 else "unknown"
                 self._reply(seat, reply_topic, contract.reply(command_id, False, error.code, str(error)))
                 return
+            if command["type"] == "approve_pairing":
+                self._approve_pairing(seat, command)
+                return
             executor = self.replay if self.replay.handles(command) else self.session
             try:
                 reply, rulings = executor.execute(seat, command)
@@ -384,8 +389,21 @@ class Referee:
         body = contract.validate("pair_reply", body)
         self.link.publish(topic, crypto.Channel(self.key, tablet).seal({"topic": topic}, body))
 
-    def _grant(self, challenge) -> None:
+    def _grant(self, challenge, approved: bool = False) -> None:
+        holder = self.session.seats.get(challenge.seat)
+        playing = self.session.phase == "playing"
+        if not approved and self.handover.needs_approval(playing, holder.key if holder else None, challenge):
+            log.warning("pairing: a new tablet (key %s) waits for the %s seat's approval",
+                        crypto.fingerprint(challenge.key), challenge.seat)
+            self._send_pair_reply(challenge.client, crypto.public_key_from_text(challenge.key),
+                                  self.handover.wait(challenge))
+            self._publish_snapshots()  # the holder's tablet shows the request
+            return
         self.session.pair(challenge.seat, challenge.key, challenge.client, challenge.name)
+        if holder and holder.key != challenge.key:  # the replaced tablet stops sending
+            self._send_pair_reply(holder.client, crypto.public_key_from_text(holder.key), {
+                "v": 1, "status": "lost", "seat": challenge.seat,
+                "message": f"Another tablet now holds the {challenge.seat} seat."})
         body = {"v": 1, "status": "granted", "seat": challenge.seat,
                 "message": f"You hold the {challenge.seat} seat.",
                 # Authenticated by the Box: the tablet pins the referee's signing key from here.
@@ -396,6 +414,31 @@ class Referee:
         self._send_pair_reply(challenge.client, crypto.public_key_from_text(challenge.key), body)
         log.info("the %s seat is now held by %s", challenge.seat, challenge.client)
         self._publish_snapshots()
+
+    def _approve_pairing(self, seat: str, command: dict) -> None:
+        """The seat's tablet agrees that the waiting tablet with this fingerprint takes its seat."""
+        record, topic = self.session.seats[seat], self.topics.seat_reply(seat)
+        if command["counter"] <= record.last_counter:
+            self._reply(seat, topic, contract.reply(command["id"], False, "replayed",
+                                                    "an old approval is not taken again"))
+            return
+        record.last_counter = command["counter"]
+        challenge, reason = self.handover.approve(seat, command["args"]["fingerprint"])
+        if challenge is None:
+            self._reply(seat, topic, contract.reply(command["id"], False, "refused", reason))
+            return
+        # Answered first: once granted, the seat's replies are sealed to the new tablet.
+        self._reply(seat, topic, contract.reply(command["id"], True,
+                                                message=f"the new tablet holds the {seat} seat"))
+        self._grant(challenge, approved=True)
+
+    def confirm_pairing(self, seat: str) -> bool:
+        """The referee's console confirms the tablet waiting for ``seat``; False if none waits."""
+        with self._lock:
+            challenge, _ = self.handover.approve(seat, None)
+            if challenge is not None:
+                self._grant(challenge, approved=True)
+            return challenge is not None
 
     def _empty_squares(self) -> list[str] | None:
         if self.occupancy is None:

@@ -63,7 +63,7 @@ def ruling_latencies(table, rng: random.Random, moves: int, until: float | None 
         seq = table.referee.session.seq + 1
         started = time.monotonic()
         client.move(str(rng.choice(game.legal_moves())))
-        if not all(c.wait(lambda c: c.seq >= seq, 30) for c in (table.red, table.blue)):
+        if not all(c.wait(lambda c, s=seq: c.seq >= s, 30) for c in (table.red, table.blue)):
             raise RuntimeError("a ruling never reached a tablet")
         latencies.append(time.monotonic() - started)
         time.sleep(rng.uniform(0.02, 0.08))  # a little thinking between moves

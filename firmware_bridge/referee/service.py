@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +22,7 @@ from engine import Move, Square
 from firmware_bridge.board.guidance import as_plan, in_board_order, setup_steps
 from firmware_bridge.board.recognition import IllegalAttempt, MoveMade
 from firmware_bridge.board.snapshots import StableBoard
-from firmware_bridge.protocol import contract, crypto
+from firmware_bridge.protocol import contract, crypto, signing
 from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.protocol.signing import PublicSigner
 from firmware_bridge.referee.board_input import BoardWatcher, SensorFeed
@@ -98,6 +99,7 @@ class Referee:
         self.republished_at = 0.0  # when the first full republish after start went out
         self._last_republish = 0.0
         self._republish_timer: threading.Timer | None = None
+        self._recent: dict[str, deque[bytes]] = {}  # topic -> what we published there lately
         offline = self._presence(False)
         self.link = MqttLink(settings.broker_url, f"referee-{settings.board}",
                              will=(self.topics.presence("referee"), offline, True),
@@ -107,6 +109,10 @@ class Referee:
         self.link.subscribe(f"{self.topics.base}/pair/+/code", self._on_pair_code)
         self.link.subscribe(f"{self.topics.base}/seat/+/cmd", self._on_command)
         self.link.subscribe(f"{self.topics.base}/presence/+", self._on_presence)
+        # Our own retained topics: a stranger's retained info or state is overwritten at once, so
+        # a display that connects later pins the real key, not the stranger's (trust on first use).
+        self.link.subscribe(self.topics.info, self._on_own_topic)
+        self.link.subscribe(self.topics.state, self._on_own_topic)
         self.link.on_connected(self.republish)
 
     # -- life cycle -------------------------------------------------------------------------
@@ -148,7 +154,19 @@ class Referee:
     # -- publishing -------------------------------------------------------------------------
     def _signed(self, topic: str, kind: str, payload: dict) -> bytes:
         """A public payload as it goes out: validated, encoded and signed for its topic."""
-        return self.signer.sign(topic, contract.encode(kind, payload))
+        signed = self.signer.sign(topic, contract.encode(kind, payload))
+        self._recent.setdefault(topic, deque(maxlen=16)).append(signed)
+        return signed
+
+    def _on_own_topic(self, topic: str, raw: bytes) -> None:
+        with self._lock:
+            if bytes(raw) in self._recent.get(topic, ()):
+                return  # our own message, echoed back
+        try:
+            signing.verify(self.signer.verify_key, topic, raw)  # an old one of ours (a restart): no junk
+        except signing.SignatureError:
+            self.refusals.note(topic, "forged", "a message the referee did not sign, on its own topic")
+        self._schedule_republish()
 
     def _presence(self, online: bool) -> bytes:
         return self._signed(self.topics.presence("referee"), "presence",
@@ -249,6 +267,9 @@ class Referee:
         except contract.ContractError as error:
             self._error(topic, error.code, str(error))
             return
+        self._schedule_republish()
+
+    def _schedule_republish(self) -> None:
         # Many clients saying hello at once (or a flood) get one republish per short window.
         with self._lock:
             wait = self._last_republish + REPUBLISH_WINDOW - time.monotonic()

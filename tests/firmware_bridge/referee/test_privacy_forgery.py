@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.protocol import contract, crypto
+from firmware_bridge.protocol.client import DisplayClient
 from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.protocol.signing import PublicSigner
 from firmware_bridge.referee.broker import EmbeddedBroker, Mosquitto, free_port
@@ -103,13 +104,24 @@ def forge_and_check(table, stranger_url: str) -> None:
 
     # The stranger reads the retained state and info, as anyone on the broker can.
     retained: dict[str, bytes] = {}
+    stranger_log: list[tuple[str, bytes]] = []
+
+    def heard(topic: str, payload: bytes) -> None:
+        retained.setdefault(topic, bytes(payload))  # the first: what the broker kept
+        stranger_log.append((topic, bytes(payload)))
+
     stranger = MqttLink(stranger_url, "stranger")
-    stranger.subscribe(topics.state, lambda t, p: retained.__setitem__(t, p))
-    stranger.subscribe(topics.info, lambda t, p: retained.__setitem__(t, p))
+    stranger.subscribe(topics.state, heard)
+    stranger.subscribe(topics.info, heard)
     assert stranger.start()
     try:
         assert wait_until(lambda: topics.state in retained and topics.info in retained)
         dropped_before = {c: sum(c.pin.dropped.values()) for c in (display, red, blue)}
+
+        def real_infos() -> int:
+            return sum(1 for t, p in list(stranger_log) if t == topics.info and real_key.encode() in p)
+
+        infos_before = real_infos()
         stranger.publish(topics.state, forged_state(retained[topics.state]), retain=True)
         stranger.publish(topics.info, forged_info(retained[topics.info], PublicSigner.generate()), retain=True)
         # Every client received and dropped both: the drops are counted, reason by reason.
@@ -118,6 +130,17 @@ def forge_and_check(table, stranger_url: str) -> None:
                 dict(client.pin.dropped)
             assert client.pin.dropped["other-key"] >= 1
             assert client.pin.dropped["bad-signature"] >= 1
+        # The referee overwrites the forged retained messages at once: a display that connects
+        # now pins the real key (trust on first use), not the stranger's.
+        assert wait_until(lambda: real_infos() > infos_before), "the forged info stayed retained"
+        newcomer = DisplayClient(display.link.url, topics.board)
+        assert newcomer.start()
+        try:
+            assert newcomer.wait(lambda c: c.info is not None and c.state is not None, 10)
+            assert newcomer.pin.key == real_key, "a display that came later trusts the stranger's key"
+            assert newcomer.state["phase"] == "playing"
+        finally:
+            newcomer.stop()
         # A hello (the resync that did not help before) and two real moves: the real game goes on.
         display.hello("manual")
         for _ in range(2):

@@ -141,7 +141,8 @@ def test_junk_on_every_topic_changes_nothing_and_is_logged_once_per_kind(embedde
         # The junk logged one line per (topic kind, code), never one per message.
         refused_lines = [r for r in caplog.records if r.getMessage().startswith("refused a message")]
         kinds = set(referee.refusals.total)
-        assert len(refused_lines) == len(kinds) < to_referee / 10
+        assert len(refused_lines) == len(kinds) < to_referee / 10, sorted(kinds)
+        assert len(kinds) < 20, sorted(kinds)  # a handful of kinds, whatever the number of messages
         assert not [r for r in caplog.records if r.exc_info and r.name.startswith("firmware_bridge")], \
             "a handler raised on junk"
         # The clients dropped the public junk and kept their state; the game goes on.

@@ -155,7 +155,8 @@ class Referee:
     def _signed(self, topic: str, kind: str, payload: dict) -> bytes:
         """A public payload as it goes out: validated, encoded and signed for its topic."""
         signed = self.signer.sign(topic, contract.encode(kind, payload))
-        self._recent.setdefault(topic, deque(maxlen=16)).append(signed)
+        with self._lock:
+            self._recent.setdefault(topic, deque(maxlen=16)).append(signed)
         return signed
 
     def _on_own_topic(self, topic: str, raw: bytes) -> None:
@@ -163,10 +164,12 @@ class Referee:
             if bytes(raw) in self._recent.get(topic, ()):
                 return  # our own message, echoed back
         try:
-            signing.verify(self.signer.verify_key, topic, raw)  # an old one of ours (a restart): no junk
+            # An old one of ours (retained from before a restart): the republish on connect
+            # replaces it. Answering it would make two referees of one board echo each other.
+            signing.verify(self.signer.verify_key, topic, raw)
         except signing.SignatureError:
             self.refusals.note(topic, "forged", "a message the referee did not sign, on its own topic")
-        self._schedule_republish()
+            self._schedule_republish()
 
     def _presence(self, online: bool) -> bytes:
         return self._signed(self.topics.presence("referee"), "presence",

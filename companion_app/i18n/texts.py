@@ -305,11 +305,15 @@ def own_key_text(tr: Translator, fingerprint: str | None) -> str:
         fingerprint=fingerprint)
 
 
-def seat_keys_text(tr: Translator, fingerprints: dict[str, str]) -> str:
-    """Each paired seat's key on the referee display, with what the family should compare."""
-    if not fingerprints:
-        return ""
-    lines = [tr("Compare each tablet's \"your key\" with its seat's number here: "
-                "a different number means another tablet holds that seat.")]
-    lines += [f"{color_name(tr, seat)}: {fingerprints[seat]}" for seat in ("red", "blue") if seat in fingerprints]
+def seat_keys_text(tr: Translator, fingerprints: dict[str, str], referee: str | None = None) -> str:
+    """Each paired seat's key on the referee display, and the referee's own, with what to compare."""
+    lines = []
+    if fingerprints:
+        lines.append(tr("Compare each tablet's \"your key\" with its seat's number here: "
+                        "a different number means another tablet holds that seat."))
+        lines += [f"{color_name(tr, seat)}: {fingerprints[seat]}" for seat in ("red", "blue") if seat in fingerprints]
+    if referee:
+        # The display trusts the first referee key it sees: the console shows the true one.
+        lines.append(tr("Referee: {fingerprint}. The referee's console must show the same number.").format(
+            fingerprint=referee))
     return "\n".join(lines)

@@ -84,6 +84,7 @@ class TableState:
     volcano_steps: list[dict[str, Any]] = field(default_factory=list)  # {"action": "marker", "square": "d5"}, ...
     my_fingerprint: str | None = None  # this tablet's key, "0412-7730-9158-2046"
     fingerprints: dict[str, str] = field(default_factory=dict)  # seat -> the key the referee granted it
+    referee_fingerprint: str | None = None  # the referee's signing key the display pinned
     variant: str = "classic"
     boards: dict[str, dict[str, Any]] = field(default_factory=dict)  # the overview: board -> state
     notice: str | None = None
@@ -245,6 +246,10 @@ class TableState:
     def _on_my_fingerprint(self, payload: dict[str, Any]) -> None:
         self.my_fingerprint = payload.get("fingerprint") or None
 
+    def _on_referee_fingerprint(self, payload: dict[str, Any]) -> None:
+        fingerprint = payload.get("fingerprint")
+        self.referee_fingerprint = fingerprint if isinstance(fingerprint, str) else None
+
     def _on_fingerprints(self, payload: dict[str, Any]) -> None:
         self.fingerprints = {seat: str(print_) for seat, print_ in payload.items() if print_}
 
@@ -271,6 +276,7 @@ class TableState:
         fresh = TableState(seat=self.seat, board_name=self.board_name, variant=self.variant,
                            connection=dict(self.connection), clocks={}, phase=self.phase,
                            my_fingerprint=self.my_fingerprint, fingerprints=dict(self.fingerprints),
+                           referee_fingerprint=self.referee_fingerprint,
                            replay=self.replay, replay_open=self.replay_open)  # a replay begins a game
         self.__dict__.update(fresh.__dict__)
 

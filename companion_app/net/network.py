@@ -112,7 +112,9 @@ class SeatLink(_NetworkLink):
             self.adapter.pairing({"status": "granted", "seat": self.seat})
         # A tablet paired with an earlier referee (its key changed: a new Pi, a wiped journal)
         # loses the seat; it asks again, and the player sees the pairing screen.
-        if not client.paired and not self._asked and client.referee_key:
+        # A tablet replaced by another (seat_lost) does not ask again by itself: that would take
+        # the seat back and forth.
+        if not client.paired and not self._asked and client.referee_key and not client.seat_lost:
             self._asked = True
             client.pair(self.seat)
             if self.adapter is not None:
@@ -169,6 +171,8 @@ class DisplayLink(_NetworkLink):
         if self.client.info and self.adapter is not None and not getattr(self, "_info_sent", False):
             self._info_sent = True
             self.adapter.info(self.client.info)
+            # The key the display pinned, for the family to compare with the referee's console.
+            self.adapter.deliver("referee_fingerprint", {"fingerprint": self.client.pin.fingerprint})
 
     def send(self, command: str, payload: dict[str, Any] | None = None) -> None:
         """The display sends nothing but resync requests."""

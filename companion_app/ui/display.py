@@ -99,7 +99,7 @@ class DisplayScreen(BoardScreen):
                 color = "81c784" if value in ("online", "ok") else "e57373"
                 lines.append(f"[color={color}]•[/color] {names[key]}: {word}")
         self.links.text = "\n".join(lines)
-        self.keys.text = seat_keys_text(tr, state.fingerprints)
+        self.keys.text = seat_keys_text(tr, state.fingerprints, state.referee_fingerprint)
         from_overview = bool(self.root_app.overview_address)
         self.back.text = tr("Back to the overview")
         self.back.opacity, self.back.disabled = (1, False) if from_overview else (0, True)

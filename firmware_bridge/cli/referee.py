@@ -106,6 +106,9 @@ def main(argv: list[str]) -> int:
                                name=config.title, seat_accounts=config.seat_accounts,
                                ca_file=config.ca_file)
     referee = Referee(settings)
+    # People compare this with the "Referee:" number on the display (docs/deployment.md).
+    log.warning("referee key fingerprint: %s (the referee display must show the same number)",
+                referee.signer.fingerprint, extra={"board": config.board})
     if config.board_input and config.profile:
         attach_profile(referee, config.profile)
     if replay_text is not None:

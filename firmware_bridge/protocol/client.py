@@ -21,6 +21,8 @@ Interface (stable; the Kivy app codes against it)::
     seat.new_game()                        # or new_game(moves_per_turn=1): Espionage's one-move option
     seat.offer_takeback(); seat.accept_takeback(); seat.decline_takeback()
     seat.state, seat.view, seat.seq, seat.seat, seat.paired, seat.public_state
+    seat.approve_pairing(fingerprint)      # during a game: let the tablet with this key take the seat
+    seat.pairing_request, seat.seat_lost   # {"fingerprint", "name"} of a tablet asking; the seat lost
     seat.fingerprint                       # this tablet's key, "1234-5678-9012-3456": compare it with
                                            # public_state["seats"][seat]["key_fingerprint"] on the display
     seat.wait(lambda c: c.seq >= 3, timeout=5.0)   # for scripts and tests
@@ -101,6 +103,7 @@ class SeatClient(SequencedClient):
         self.state: dict | None = None
         self.public_state: dict | None = None
         self.last_pairing: dict | None = None
+        self.seat_lost: str | None = None  # the seat another tablet was granted: this one stops sending
         self.replies: dict[str, dict] = {}
         self.on_state: Callback = None
         self.on_events: Callback = None
@@ -131,6 +134,11 @@ class SeatClient(SequencedClient):
     def fingerprint(self) -> str:
         """This tablet's key fingerprint ("1234-5678-9012-3456"), to compare with the referee display's."""
         return crypto.fingerprint(self.key.public_key)
+
+    @property
+    def pairing_request(self) -> dict | None:
+        """Another tablet asking for this seat during a game: {"fingerprint", "name"}, or None."""
+        return self.state.get("pairing_request") if self.state else None
 
     @property
     def view(self) -> dict | None:
@@ -187,11 +195,14 @@ class SeatClient(SequencedClient):
             return
         with self._lock:
             self.last_pairing = reply
-            if reply["status"] == "granted":
+            if reply["status"] == "lost" and reply["seat"] == self.seat:
+                self._lose_seat()
+            elif reply["status"] == "granted":
                 if isinstance(reply.get("sign_key"), str):
                     # Authenticated by the seat's Box: this key wins over one pinned on first use.
                     self.pin.key = reply["sign_key"]
                 self.seat = reply["seat"]
+                self.seat_lost = None
                 self._wanted_seat = None
                 account = (reply.get("broker_username"), reply.get("broker_password"))
                 self._open_seat()
@@ -205,6 +216,14 @@ class SeatClient(SequencedClient):
         if self.on_pairing:
             self.on_pairing(reply)
         self._notify()
+
+    def _lose_seat(self) -> None:
+        # Replaced by another tablet: nothing more is sent or resent in the seat's name.
+        log.warning("another tablet now holds the %s seat", self.seat)
+        self.seat_lost, self.seat, self._channel = self.seat, None, None
+        self._pending.clear()
+        self._sent_at.clear()
+        self._save()
 
     def _open_seat(self) -> None:
         assert self.seat and self.referee_key
@@ -376,6 +395,26 @@ class SeatClient(SequencedClient):
         """Refuse the opponent's takeback request."""
         return self.command(Command.DECLINE_TAKEBACK)
 
+    def replay_load(self, text: str, name: str = "") -> str:
+        """Load a recorded game (JSON record, Gravon XML or GSN text) to replay on the board."""
+        return self.command(Command.REPLAY_LOAD, text=text, **({"name": name} if name else {}))
+
+    def replay_step(self, step: str, ply: int | None = None) -> str:
+        """Step the replay "forward" or "back", or "jump" to ``ply``."""
+        return self.command(Command.REPLAY_STEP, step=step, **({"ply": ply} if ply is not None else {}))
+
+    def replay_play_on(self) -> str:
+        """Play on from the replayed position as a new game."""
+        return self.command(Command.REPLAY_PLAY_ON)
+
+    def replay_stop(self) -> str:
+        """Stop the replay."""
+        return self.command(Command.REPLAY_STOP)
+
+    def approve_pairing(self, fingerprint: str) -> str:
+        """Let the tablet with this key fingerprint (shown on it) take this seat; this tablet loses it."""
+        return self.command(Command.APPROVE_PAIRING, fingerprint=fingerprint)
+
     def new_game(self, moves_per_turn: int | None = None) -> str:
         """Start a new game with the same seats once the game is over.
 
@@ -385,22 +424,6 @@ class SeatClient(SequencedClient):
         if moves_per_turn is None:
             return self.command(Command.NEW_GAME)
         return self.command(Command.NEW_GAME, moves_per_turn=moves_per_turn)
-
-    def replay_load(self, text: str, name: str = "") -> str:
-        """Load a recorded game (JSON record, Gravon XML or GSN text) to replay on the board."""
-        return self.command(Command.REPLAY_LOAD, text=text, **({"name": name} if name else {}))
-
-    def replay_step(self, step: str, ply: int | None = None) -> str:
-        """Step the replay: "forward", "back", or "jump" to ``ply``."""
-        return self.command(Command.REPLAY_STEP, step=step, **({} if ply is None else {"ply": ply}))
-
-    def replay_play_on(self) -> str:
-        """Play on from the replay's move as a normal game."""
-        return self.command(Command.REPLAY_PLAY_ON)
-
-    def replay_stop(self) -> str:
-        """End the replay."""
-        return self.command(Command.REPLAY_STOP)
 
     # -- credentials -------------------------------------------------------------------------
     def _load(self) -> dict:

@@ -333,9 +333,12 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
     },
     "pair_reply": {
         "v": VERSION_FIELD,
-        "status": (STR, True, _one_of("challenge", "granted", "refused")),
+        # "lost": another tablet was granted this seat; this one stops sending.
+        "status": (STR, True, _one_of("challenge", "granted", "refused", "lost")),
         "seat": SEAT_FIELD,
-        "method": (OPT_STR, OPT, _one_of("square", "code", None)),
+        # "approval": a game is played, so the seat's current tablet (or the console) must agree.
+        "method": (OPT_STR, OPT, _one_of("square", "code", "approval", None)),
+        "fingerprint": (OPT_STR, OPT, None),  # with "approval": the key the holder must approve
         "square": (OPT_STR, OPT, None),
         "message": (STR, OPT, None),
         "broker_username": (OPT_STR, OPT, None),
@@ -354,6 +357,8 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "view": ((dict, type(None)), True, None),
         "setup": ((dict, type(None)), OPT, None),
         "last_counter": (INT, OPT, None),
+        # Another tablet asks for this seat while a game is played: {"fingerprint", "name"}.
+        "pairing_request": ((dict, type(None)), OPT, None),
     },
     "seat_events": {
         "v": VERSION_FIELD,
@@ -397,6 +402,7 @@ COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
     Command.REPLAY_STEP: {"step": (STR, _one_of("forward", "back", "jump"))},
     Command.REPLAY_PLAY_ON: {},
     Command.REPLAY_STOP: {},
+    Command.APPROVE_PAIRING: {"fingerprint": (STR, _length(1, 40))},
 }
 OPTIONAL_COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
     # Espionage's one-move option for the next game; omitted: the current game's setting.
@@ -488,10 +494,17 @@ def decode(kind: str, raw: bytes | bytearray, limit: int = MAX_PUBLIC_PAYLOAD) -
     if len(raw) > limit:
         raise ContractError(f"{kind} payload of {len(raw)} bytes exceeds {limit}", "too-large")
     try:
-        payload = json.loads(bytes(raw).decode("utf-8"))
+        payload = json.loads(bytes(raw).decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ContractError(f"{kind} payload is not UTF-8 JSON: {error}") from None
+    except RecursionError:  # a stranger's "[[[[..." must be refused, not crash the handler
+        raise ContractError(f"{kind} payload is nested too deeply") from None
     return validate(kind, payload)
+
+
+def _no_constant(name: str) -> Any:
+    # NaN and Infinity are not JSON (RFC 8259), though Python's parser takes them.
+    raise json.JSONDecodeError(f"{name} is not a JSON number", name, 0)
 
 
 def command(seat: str, command_id: str, counter: int, command_type: Command | str,

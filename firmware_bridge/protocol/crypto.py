@@ -106,6 +106,10 @@ def _pack(header: dict, body: dict, size: int) -> bytes:
     return pad(zlib.compress(text, 6), size)
 
 
+def _not_json(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")  # NaN, Infinity: Python's parser takes them
+
+
 def _unpack(plaintext: bytes, size: int) -> tuple[dict, dict]:
     try:
         # Bounded decompression: a valid sender never compresses more than 16x the padded size.
@@ -113,10 +117,12 @@ def _unpack(plaintext: bytes, size: int) -> tuple[dict, dict]:
         text = inflater.decompress(unpad(plaintext), 16 * size)
         if inflater.unconsumed_tail:
             raise CryptoError("payload inflates too far")
-        message = json.loads(text)
+        message = json.loads(text, parse_constant=_not_json)
         header, body = message["h"], message["b"]
     except (zlib.error, ValueError, KeyError, TypeError) as error:
         raise CryptoError(f"bad plaintext: {error}") from None
+    except RecursionError:  # anyone can seal a pairing request: "[[[[..." is refused, not raised
+        raise CryptoError("bad plaintext: nested too deeply") from None
     if not isinstance(header, dict) or not isinstance(body, dict):
         raise CryptoError("bad plaintext structure")
     return header, body

@@ -36,6 +36,8 @@ class Command(StrEnum):
     REPLAY_STEP = "replay_step"
     REPLAY_PLAY_ON = "replay_play_on"
     REPLAY_STOP = "replay_stop"
+    # The seat's current tablet lets another tablet take its seat while a game is played.
+    APPROVE_PAIRING = "approve_pairing"
 
 
 class EventType(StrEnum):
@@ -145,6 +147,12 @@ class ReplayStepArgs(TypedDict):
     ply: NotRequired[int]
 
 
+class ApprovePairingArgs(TypedDict):
+    """``approve_pairing``: the key fingerprint of the tablet that may take this seat."""
+
+    fingerprint: str
+
+
 class NoArgs(TypedDict):
     """The commands that take no arguments."""
 
@@ -152,6 +160,7 @@ class NoArgs(TypedDict):
 # The arguments of each command (contract.COMMAND_ARGS checks the same names, with their formats).
 _WITH_ARGUMENTS: dict[Command, type] = {
     Command.MOVE: MoveArgs, Command.SETUP: SetupArgs, Command.NEW_GAME: NewGameArgs,
+    Command.APPROVE_PAIRING: ApprovePairingArgs,
     Command.REPLAY_LOAD: ReplayLoadArgs, Command.REPLAY_STEP: ReplayStepArgs}
 COMMAND_ARGUMENTS: dict[Command, type] = {
     **_WITH_ARGUMENTS, **{command: NoArgs for command in Command if command not in _WITH_ARGUMENTS}}

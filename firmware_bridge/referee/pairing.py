@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from firmware_bridge.protocol import crypto
+
 CODE_DIGITS = 6
 CODE_TRIES = 5
 CHALLENGE_SECONDS = 300.0
@@ -130,3 +132,52 @@ class PairingDesk:
         now = self.clock()
         for client in [k for k, c in self.pending.items() if now - c.created > self.timeout]:
             del self.pending[client]
+
+
+class SeatHandover:
+    """A held seat changes tablet during a game only when its current tablet (or the console) agrees.
+
+    Whoever passes a pairing challenge (a piece on a square, a code from the console) proves they
+    are at the board, not that the player agrees: while a game is played, a new tablet for a held
+    seat waits here until the seat's tablet sends ``approve_pairing`` with the new key's
+    fingerprint (or the referee's console confirms). Outside a game a new pairing is granted at
+    once, as before. Either way the replaced tablet is told it lost the seat.
+    """
+
+    def __init__(self) -> None:
+        self.waiting: dict[str, Challenge] = {}  # seat -> the fulfilled challenge awaiting approval
+
+    @staticmethod
+    def needs_approval(playing: bool, holder_key: str | None, challenge: Challenge) -> bool:
+        """True if ``challenge`` takes a seat another key holds while a game is played."""
+        return playing and holder_key is not None and holder_key != challenge.key
+
+    def wait(self, challenge: Challenge) -> dict:
+        """Keep ``challenge`` until approved (a later one for the seat replaces it); the reply."""
+        self.waiting[challenge.seat] = challenge
+        fingerprint = crypto.fingerprint(challenge.key)
+        return {"v": 1, "status": "challenge", "seat": challenge.seat, "method": "approval",
+                "fingerprint": fingerprint,
+                "message": (f"A game is being played: the tablet holding the {challenge.seat} seat must "
+                            f"approve this tablet (key {fingerprint}), or the referee's console confirms.")}
+
+    def request(self, seat: str) -> dict | None:
+        """What the seat's tablet is shown: the waiting tablet's fingerprint and name, or None."""
+        challenge = self.waiting.get(seat)
+        if challenge is None:
+            return None
+        return {"fingerprint": crypto.fingerprint(challenge.key), "name": challenge.name}
+
+    def approve(self, seat: str, fingerprint: str | None) -> tuple[Challenge | None, str]:
+        """(the challenge to grant, "") if ``fingerprint`` (None: the console) names the waiting one."""
+        challenge = self.waiting.get(seat)
+        if challenge is None:
+            return None, f"no other tablet is waiting for the {seat} seat"
+        if fingerprint is not None and not secrets.compare_digest(fingerprint, crypto.fingerprint(challenge.key)):
+            return None, "the waiting tablet has another key: compare the numbers again"
+        del self.waiting[seat]
+        return challenge, ""
+
+    def clear(self) -> None:
+        """The game is over: nobody waits any more (a new request is granted at once)."""
+        self.waiting.clear()

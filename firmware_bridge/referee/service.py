@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,14 +22,15 @@ from engine import Move, Square
 from firmware_bridge.board.guidance import as_plan, in_board_order, setup_steps
 from firmware_bridge.board.recognition import IllegalAttempt, MoveMade
 from firmware_bridge.board.snapshots import StableBoard
-from firmware_bridge.protocol import contract, crypto
+from firmware_bridge.protocol import contract, crypto, signing
 from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.protocol.signing import PublicSigner
 from firmware_bridge.referee.board_input import BoardWatcher, SensorFeed
 from firmware_bridge.referee.clocks import TimeControl
 from firmware_bridge.referee.downtime import Heartbeat
 from firmware_bridge.referee.journal import Journal, JournalError
-from firmware_bridge.referee.pairing import PairingDesk
+from firmware_bridge.referee.pairing import PairingDesk, SeatHandover
+from firmware_bridge.referee.refusals import RefusalLog
 from firmware_bridge.referee.replay_desk import ReplayDesk
 from firmware_bridge.referee.session import CommandError, Ruling, Session
 
@@ -88,6 +90,8 @@ class Referee:
             self.session.carry_on_clock(beat)
             self.back = {"type": "referee_back", "away_s": away_s, "clocks": "paused"}
             log.warning("the referee was away %d s; clocks were paused", away_s)
+        self.handover = SeatHandover()  # a held seat's new tablet, waiting for the holder's approval
+        self.refusals = RefusalLog()  # junk from the broker: one log line per kind, then counts
         self.on_pairing_code: Callable[[str, str], None] | None = None  # (seat, code): show it
         self.occupancy: frozenset[str] | None = None  # latest stable board, None without a board
         self.online: dict[str, str] = {}  # client id -> role, from presence
@@ -105,6 +109,7 @@ class Referee:
         self.republished_at = 0.0  # when the first full republish after start went out
         self._last_republish = 0.0
         self._republish_timer: threading.Timer | None = None
+        self._recent: dict[str, deque[bytes]] = {}  # topic -> what we published there lately
         offline = self._presence(False)
         self.link = MqttLink(settings.broker_url, f"referee-{settings.board}",
                              will=(self.topics.presence("referee"), offline, True),
@@ -114,6 +119,10 @@ class Referee:
         self.link.subscribe(f"{self.topics.base}/pair/+/code", self._on_pair_code)
         self.link.subscribe(f"{self.topics.base}/seat/+/cmd", self._on_command)
         self.link.subscribe(f"{self.topics.base}/presence/+", self._on_presence)
+        # Our own retained topics: a stranger's retained info or state is overwritten at once, so
+        # a display that connects later pins the real key, not the stranger's (trust on first use).
+        self.link.subscribe(self.topics.info, self._on_own_topic)
+        self.link.subscribe(self.topics.state, self._on_own_topic)
         self.link.on_connected(self.republish)
 
     # -- life cycle -------------------------------------------------------------------------
@@ -136,6 +145,7 @@ class Referee:
             self._ticker.join(timeout=2)
         self.link.stop(farewell=(self.topics.presence("referee"), self._presence(False), True))
         self.journal.close()
+        self.refusals.flush()
 
     def _tick_loop(self) -> None:
         while not self._stopping.wait(self.settings.tick_seconds):
@@ -156,7 +166,22 @@ class Referee:
     # -- publishing -------------------------------------------------------------------------
     def _signed(self, topic: str, kind: str, payload: dict) -> bytes:
         """A public payload as it goes out: validated, encoded and signed for its topic."""
-        return self.signer.sign(topic, contract.encode(kind, payload))
+        signed = self.signer.sign(topic, contract.encode(kind, payload))
+        with self._lock:
+            self._recent.setdefault(topic, deque(maxlen=16)).append(signed)
+        return signed
+
+    def _on_own_topic(self, topic: str, raw: bytes) -> None:
+        with self._lock:
+            if bytes(raw) in self._recent.get(topic, ()):
+                return  # our own message, echoed back
+        try:
+            # An old one of ours (retained from before a restart): the republish on connect
+            # replaces it. Answering it would make two referees of one board echo each other.
+            signing.verify(self.signer.verify_key, topic, raw)
+        except signing.SignatureError:
+            self.refusals.note(topic, "forged", "a message the referee did not sign, on its own topic")
+            self._schedule_republish()
 
     def _presence(self, online: bool) -> bytes:
         return self._signed(self.topics.presence("referee"), "presence",
@@ -204,7 +229,8 @@ class Referee:
         self.link.publish(self.topics.state, self._signed(self.topics.state, "state", state), retain=True)
         for seat in contract.SEATS:
             topic = self.topics.seat_state(seat)
-            envelope = self._seal(seat, topic, self.session.seat_state(seat))
+            envelope = self._seal(seat, topic, {**self.session.seat_state(seat),
+                                                "pairing_request": self.handover.request(seat)})
             if envelope:
                 self.link.publish(topic, envelope, retain=True)
 
@@ -246,7 +272,8 @@ class Referee:
             self._publish_snapshots()
 
     def _error(self, topic: str, code: str, message: str) -> None:
-        log.info("refused a message on %s: %s (%s)", topic, message, code)
+        if not self.refusals.note(topic, code, message):
+            return  # a flood of one kind of junk gets a few answers a second, not one each
         self.link.publish(self.topics.errors, self._signed(
             self.topics.errors, "error", {"v": 1, "topic": topic, "code": code, "message": message[:300]}))
 
@@ -257,6 +284,9 @@ class Referee:
         except contract.ContractError as error:
             self._error(topic, error.code, str(error))
             return
+        self._schedule_republish()
+
+    def _schedule_republish(self) -> None:
         # Many clients saying hello at once (or a flood) get one republish per short window.
         with self._lock:
             wait = self._last_republish + REPUBLISH_WINDOW - time.monotonic()
@@ -276,7 +306,8 @@ class Referee:
     def _on_presence(self, topic: str, raw: bytes) -> None:
         try:
             presence = contract.decode("presence", raw)
-        except contract.ContractError:
+        except contract.ContractError as error:
+            self.refusals.note(topic, error.code, str(error))  # counted, never answered
             return
         if presence["role"] != "seat":
             return
@@ -319,6 +350,9 @@ class Referee:
                 given = body.get("id")
                 command_id = given if isinstance(given, str) and 0 < len(given) <= 64 else "unknown"
                 self._reply(seat, reply_topic, contract.reply(command_id, False, error.code, str(error)))
+                return
+            if command["type"] == "approve_pairing":
+                self._approve_pairing(seat, command)
                 return
             executor = self.replay if self.replay.handles(command) else self.session
             try:
@@ -393,8 +427,21 @@ class Referee:
         body = contract.validate("pair_reply", body)
         self.link.publish(topic, crypto.Channel(self.key, tablet).seal({"topic": topic}, body))
 
-    def _grant(self, challenge) -> None:
+    def _grant(self, challenge, approved: bool = False) -> None:
+        holder = self.session.seats.get(challenge.seat)
+        playing = self.session.phase == "playing"
+        if not approved and self.handover.needs_approval(playing, holder.key if holder else None, challenge):
+            log.warning("pairing: a new tablet (key %s) waits for the %s seat's approval",
+                        crypto.fingerprint(challenge.key), challenge.seat)
+            self._send_pair_reply(challenge.client, crypto.public_key_from_text(challenge.key),
+                                  self.handover.wait(challenge))
+            self._publish_snapshots()  # the holder's tablet shows the request
+            return
         self.session.pair(challenge.seat, challenge.key, challenge.client, challenge.name)
+        if holder and holder.key != challenge.key:  # the replaced tablet stops sending
+            self._send_pair_reply(holder.client, crypto.public_key_from_text(holder.key), {
+                "v": 1, "status": "lost", "seat": challenge.seat,
+                "message": f"Another tablet now holds the {challenge.seat} seat."})
         body = {"v": 1, "status": "granted", "seat": challenge.seat,
                 "message": f"You hold the {challenge.seat} seat.",
                 # Authenticated by the Box: the tablet pins the referee's signing key from here.
@@ -405,6 +452,31 @@ class Referee:
         self._send_pair_reply(challenge.client, crypto.public_key_from_text(challenge.key), body)
         log.info("the %s seat is now held by %s", challenge.seat, challenge.client)
         self._publish_snapshots()
+
+    def _approve_pairing(self, seat: str, command: dict) -> None:
+        """The seat's tablet agrees that the waiting tablet with this fingerprint takes its seat."""
+        record, topic = self.session.seats[seat], self.topics.seat_reply(seat)
+        if command["counter"] <= record.last_counter:
+            self._reply(seat, topic, contract.reply(command["id"], False, "replayed",
+                                                    "an old approval is not taken again"))
+            return
+        record.last_counter = command["counter"]
+        challenge, reason = self.handover.approve(seat, command["args"]["fingerprint"])
+        if challenge is None:
+            self._reply(seat, topic, contract.reply(command["id"], False, "refused", reason))
+            return
+        # Answered first: once granted, the seat's replies are sealed to the new tablet.
+        self._reply(seat, topic, contract.reply(command["id"], True,
+                                                message=f"the new tablet holds the {seat} seat"))
+        self._grant(challenge, approved=True)
+
+    def confirm_pairing(self, seat: str) -> bool:
+        """The referee's console confirms the tablet waiting for ``seat``; False if none waits."""
+        with self._lock:
+            challenge, _ = self.handover.approve(seat, None)
+            if challenge is not None:
+                self._grant(challenge, approved=True)
+            return challenge is not None
 
     def _empty_squares(self) -> list[str] | None:
         if self.occupancy is None:

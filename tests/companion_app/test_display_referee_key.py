@@ -1,0 +1,63 @@
+"""The referee display shows the referee's signing-key fingerprint beside the seats' keys.
+
+A display trusts the first signed ``info`` it sees; the family compares the number it shows with
+the one the referee's console logs at start, so a stranger's key pinned first is seen at once.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from companion_app.i18n.catalog import Translator
+from companion_app.i18n.texts import seat_keys_text
+from companion_app.model.table import TableState
+from companion_app.net import network
+from firmware_bridge.referee.broker import EmbeddedBroker, free_port
+from firmware_bridge.referee.service import Referee, RefereeSettings
+from tests.firmware_bridge.helpers import wait_until
+
+
+@pytest.fixture
+def embedded():
+    broker = EmbeddedBroker("127.0.0.1", free_port())
+    broker.start()
+    yield broker
+    broker.stop()
+
+
+def test_the_display_link_delivers_the_fingerprint_of_the_referee_key_it_pinned(embedded, tmp_path, monkeypatch):
+    delivered: list[tuple[str, dict]] = []
+    monkeypatch.setattr(network, "to_ui_thread", lambda run: lambda kind, payload: run(kind, payload))
+    monkeypatch.setattr(network.DisplayLink, "_start_polling", lambda self: None)
+    referee = Referee(RefereeSettings("b1", tmp_path / "journal.db", embedded.url))
+    assert referee.start()
+    link = network.DisplayLink(f"{embedded.url}/b1")
+    try:
+        link.open(lambda kind, payload: delivered.append((kind, payload)))
+        assert link.client.wait(lambda c: c.info is not None)
+        link._check_connection(0.5)  # what the UI's poll does every half second
+        assert wait_until(lambda: any(kind == "referee_fingerprint" for kind, _ in delivered))
+        shown = dict(delivered)["referee_fingerprint"]["fingerprint"]
+        assert shown == referee.signer.fingerprint
+        state = TableState()
+        state.apply("referee_fingerprint", {"fingerprint": shown})
+        assert state.referee_fingerprint == shown
+    finally:
+        link.close()
+        referee.stop()
+
+
+def test_the_display_text_names_the_referee_key_beside_the_seats():
+    tr = Translator("en")
+    text = seat_keys_text(tr, {"red": "1111-2222-3333-4444"}, "9999-8888-7777-6666")
+    assert "Red: 1111-2222-3333-4444" in text.splitlines()
+    assert "Referee: 9999-8888-7777-6666. The referee's console must show the same number." in text.splitlines()
+    assert "9999-8888-7777-6666" in seat_keys_text(Translator("de"), {}, "9999-8888-7777-6666")
+    assert seat_keys_text(tr, {}, None) == ""
+
+
+def test_a_new_game_keeps_the_referee_key_on_the_display():
+    state = TableState()
+    state.apply("referee_fingerprint", {"fingerprint": "9999-8888-7777-6666"})
+    state.apply("new_game", {})
+    assert state.referee_fingerprint == "9999-8888-7777-6666"

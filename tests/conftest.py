@@ -1,4 +1,4 @@
-"""Fixtures shared by the suite: a real mosquitto broker on a free port."""
+"""Fixtures shared by the suite: a real mosquitto broker, and the embedded broker, on free ports."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from firmware_bridge.referee.broker import MOSQUITTO, Mosquitto
+from firmware_bridge.referee.broker import MOSQUITTO, EmbeddedBroker, Mosquitto, free_port
 
 
 @pytest.fixture
@@ -17,3 +17,12 @@ def mosquitto():
     broker = Mosquitto().start()
     yield broker
     broker.cleanup()
+
+
+@pytest.fixture
+def embedded():
+    """The embedded amqtt broker `make run` and families use (anonymous), on a free port."""
+    broker = EmbeddedBroker("127.0.0.1", free_port())
+    broker.start()
+    yield broker
+    broker.stop()

@@ -6,23 +6,12 @@ the one the referee's console logs at start, so a stranger's key pinned first is
 
 from __future__ import annotations
 
-import pytest
-
 from companion_app.i18n.catalog import Translator
 from companion_app.i18n.texts import seat_keys_text
 from companion_app.model.table import TableState
 from companion_app.net import network
-from firmware_bridge.referee.broker import EmbeddedBroker, free_port
 from firmware_bridge.referee.service import Referee, RefereeSettings
 from tests.firmware_bridge.helpers import wait_until
-
-
-@pytest.fixture
-def embedded():
-    broker = EmbeddedBroker("127.0.0.1", free_port())
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 def test_the_display_link_delivers_the_fingerprint_of_the_referee_key_it_pinned(embedded, tmp_path, monkeypatch):

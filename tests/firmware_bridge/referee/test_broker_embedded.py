@@ -4,18 +4,7 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
-from firmware_bridge.referee.broker import EmbeddedBroker, free_port
 from tests.firmware_bridge.helpers import start_table, submit_setups
-
-
-@pytest.fixture
-def embedded():
-    broker = EmbeddedBroker("127.0.0.1", free_port())
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 def test_a_whole_exchange_works_on_the_embedded_broker(embedded, tmp_path):

@@ -15,26 +15,15 @@ import random
 import threading
 import time
 
-import pytest
-
 from engine import Color
 from firmware_bridge.protocol import contract, crypto
 from firmware_bridge.protocol.mqtt_link import MqttLink
-from firmware_bridge.referee.broker import EmbeddedBroker, free_port
 from tests.firmware_bridge.helpers import start_table, submit_setups, wait_until
 from tests.firmware_bridge.referee.test_privacy_intruders import leaked_kinds
 
 FLOOD_SECONDS = float(os.environ.get("ARBITER_FLOOD_SECONDS", "5"))
 FLOOD_RATE = 1000  # messages a second
 MB = 1024 * 1024
-
-
-@pytest.fixture
-def embedded():
-    broker = EmbeddedBroker("127.0.0.1", free_port())
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 def junk_payloads(rng: random.Random) -> dict[str, bytes]:

@@ -11,16 +11,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_bridge.protocol.client import SeatClient
-from firmware_bridge.referee.broker import EmbeddedBroker, free_port
 from tests.firmware_bridge.helpers import pair_by_code, start_table, submit_setups
-
-
-@pytest.fixture
-def embedded():
-    broker = EmbeddedBroker("127.0.0.1", free_port())
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 def ask_for_seat(table, client: SeatClient, seat: str) -> None:

@@ -20,19 +20,11 @@ from firmware_bridge.protocol import contract, crypto
 from firmware_bridge.protocol.client import DisplayClient
 from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.protocol.signing import PublicSigner
-from firmware_bridge.referee.broker import EmbeddedBroker, Mosquitto, free_port
+from firmware_bridge.referee.broker import Mosquitto
 from tests.firmware_bridge.helpers import requires_mosquitto, start_table, submit_setups, wait_until
 
 ACL = (Path(__file__).parents[3] / "hardware" / "deploy" / "acl").read_text()
 PASSWORDS = {"referee": "ref-pw", "red": "red-pw", "blue": "blue-pw", "admin": "admin-pw"}
-
-
-@pytest.fixture
-def embedded():
-    broker = EmbeddedBroker("127.0.0.1", free_port())
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 @pytest.fixture

@@ -13,23 +13,12 @@ import random
 import re
 import threading
 
-import pytest
-
 from engine import get_variant
 from firmware_bridge.protocol import contract, crypto
 from firmware_bridge.protocol.mqtt_link import MqttLink
-from firmware_bridge.referee.broker import EmbeddedBroker, free_port
 from tests.firmware_bridge.helpers import start_table, submit_setups, wait_until
 
 PRIVATE = re.compile(r"/(seat/(red|blue)/(state|events|reply|cmd)|pair/[^/]+)$")
-
-
-@pytest.fixture
-def embedded():
-    broker = EmbeddedBroker("127.0.0.1", free_port())
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 class Watcher:

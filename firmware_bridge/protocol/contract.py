@@ -294,6 +294,8 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "replay": ((dict, type(None)), OPT, None),  # the replay on the board (docs/mqtt.md)
         # Something keeps the referee from ruling: {"code": "storage-full", "message": ...}.
         "problem": ((dict, type(None)), OPT, None),
+        # The move to make on the board for the computer's seat (docs/mqtt.md), None otherwise.
+        "computer_move": ((dict, type(None)), OPT, None),
         "at": ((int, float), OPT, None),
     },
     "events": {

@@ -44,13 +44,19 @@ class ComputerTable:
         self.referee.attach_board(self.source, Stabiliser(debounce_samples=1, quiet_s=0.02))
         self.hands = Hands(self.board, self.rng, faults, wire=self.source)
         self.made: list[tuple[str, str]] = []  # (move made by hand, move ruled)
-        self.rulings: list = []  # every ruling the referee announced
-        publish = self.referee._publish_rulings
+        self.rulings: list = []  # every ruling the referee announced, in order
+        publish, follow = self.referee._publish_rulings, self.referee.computer.follow
 
         def heard(rulings: list) -> None:
-            publish(rulings)
             self.rulings += rulings
+            publish(rulings)
+
+        def computer_made(rulings: list) -> list:
+            made = follow(rulings)
+            self.rulings += made  # announced right after the rulings it heard
+            return made
         self.referee._publish_rulings = heard  # type: ignore[method-assign]
+        self.referee.computer.follow = computer_made  # type: ignore[method-assign]
 
     @property
     def session(self):

@@ -30,13 +30,14 @@ def play_against_the_computer(table: ComputerTable, ply_cap: int) -> list[str]:
     return played
 
 
-@pytest.mark.parametrize(("variant", "computer", "seed", "cap"), [
-    ("barrage", "blue", 23, 400),
-    ("classic", "red", 22, 160),
+@pytest.mark.parametrize(("variant", "computer", "level", "seed"), [
+    ("barrage", "blue", "easy", 23),
+    ("classic", "red", "normal", 22),
 ])
 def test_a_human_plays_a_whole_game_against_the_computer_through_the_board_with_faults(
-        tmp_path, variant, computer, seed, cap):
-    table = ComputerTable(tmp_path, variant, computer, "easy", seed, ALL_FAULTS)
+        tmp_path, variant, computer, level, seed):
+    cap = 1000
+    table = ComputerTable(tmp_path, variant, computer, level, seed, ALL_FAULTS)
     try:
         played = play_against_the_computer(table, cap)
         game = table.session.game

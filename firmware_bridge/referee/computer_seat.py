@@ -92,6 +92,8 @@ class ComputerSeat:
             made = self._submit_setup()
         elif phase == Phase.PLAYING:
             self._think(self.session.seat_state(self.seat)["view"])
+            if self.move is not None and not self.session.board_input:
+                made = self._submit_move()  # no board: the computer's move is ruled at once
         else:
             self.move = None
         return made
@@ -123,6 +125,32 @@ class ComputerSeat:
         for ruling in rulings:
             self._hear(ruling)
         return rulings
+
+    def _submit_move(self, tries: int = 3) -> list:
+        """Send the chosen move as the seat's move command (a referee without a board)."""
+        for _ in range(tries):
+            assert self.move is not None
+            record = self.session.seats[self.seat]
+            command = {"v": 1, "id": f"computer-move-{next(self._ids)}", "seat": self.seat,
+                       "counter": record.last_counter + 1, "type": "move", "args": {"move": str(self.move)}}
+            reply, rulings = self.session.execute(self.seat, contract.validate("command", command))
+            view = self.session.seat_state(self.seat)["view"]
+            if reply["ok"]:
+                self.move = None
+                for ruling in rulings:
+                    self._hear(ruling)
+                self._think(view)  # its own move heard at once
+                return rulings
+            # A tablet hears a refused move in the reply: the player hears it as a refusal.
+            log.warning("the computer's move %s was refused: %s", self.move, reply.get("message"))
+            self.events.append({"type": "refusal", "color": self.seat, "move": str(self.move),
+                                "rule": reply.get("code") or "refused", "message": reply.get("message", ""),
+                                "ply": view["ply"]})
+            self.move = None
+            self._think(view)
+            if self.move is None:
+                break
+        return []
 
     def _think(self, view: dict[str, Any] | None) -> None:
         assert self.player is not None

@@ -75,6 +75,7 @@ REFUSAL_RULES = {
     "two-squares": N_("Two-squares rule: this piece may not move back and forth between the same two squares again."),
     "more-squares": N_("Chasing rule: you may not keep chasing that piece into a position that already occurred."),
     "game-over": N_("The game is over."),
+    "computer-move": N_("That is not the move the computer asked for."),
 }
 
 
@@ -280,6 +281,23 @@ def guidance_lines(tr: Translator, guidance: dict[str, list[str]] | None, steps:
     if guidance["fill"]:
         lines.append(tr("Put pieces back on: {squares}").format(squares=", ".join(guidance["fill"])))
     return lines
+
+
+# The computer's move, made on the board by the human (firmware_bridge/referee/computer_seat.py).
+COMPUTER_MOVE_SENTENCES = {
+    "red": N_("Move the red piece from {square} to {target} for the computer."),
+    "blue": N_("Move the blue piece from {square} to {target} for the computer."),
+}
+
+
+def computer_move_text(tr: Translator, computer_move: Any) -> str:
+    """The public state's ``computer_move`` as a sentence ("" when there is none or it is malformed)."""
+    if not isinstance(computer_move, dict) or computer_move.get("seat") not in COMPUTER_MOVE_SENTENCES:
+        return ""
+    square, target = computer_move.get("square"), computer_move.get("to")
+    if not (isinstance(square, str) and isinstance(target, str)):
+        return ""
+    return tr(COMPUTER_MOVE_SENTENCES[computer_move["seat"]]).format(square=square, target=target)
 
 
 def volcano_marker_lines(tr: Translator, steps: list[Any], volcanoes: list[str]) -> list[str]:

@@ -72,6 +72,7 @@ class TableState:
     refusal: dict[str, Any] | None = None
     guidance: dict[str, list[str]] | None = None
     board_steps: list[dict[str, Any]] = field(default_factory=list)  # the referee's plan: {"action", "square", ...}
+    computer_move: dict[str, Any] | None = None  # the public state's: made on the board for the computer
     warnings: list[tuple[str, str, str]] = field(default_factory=list)
     draw_offer_from: str | None = None
     takeback_from: str | None = None
@@ -246,6 +247,10 @@ class TableState:
 
     def _on_fingerprints(self, payload: dict[str, Any]) -> None:
         self.fingerprints = {seat: str(print_) for seat, print_ in payload.items() if print_}
+
+    def _on_computer_move(self, payload: dict[str, Any]) -> None:
+        move = payload.get("move")
+        self.computer_move = move if isinstance(move, dict) else None
 
     def _on_problem(self, payload: dict[str, Any]) -> None:
         code = payload.get("code")

@@ -14,6 +14,7 @@ from companion_app.i18n.texts import (
     battle_text,
     clock_text,
     color_name,
+    computer_move_text,
     guidance_lines,
     pass_text,
     refusal_text,
@@ -283,6 +284,8 @@ class GameScreen(BoardScreen):
         guidance = guidance_lines(tr, state.guidance, state.board_steps)
         if guidance and not state.taken_back:
             parts.append("\n".join(guidance))
+        if computer := computer_move_text(tr, state.computer_move):
+            parts.append("[b]" + computer + "[/b]")
         for warning in state.warnings:
             parts.append("[color=ffd54f]" + warning_text(tr, warning) + "[/color]")
         if state.declined_by and state.declined_by != state.seat:

@@ -74,9 +74,9 @@ class ComputerSeat:
             self.session.pair(self.seat, key, CLIENT, "computer")
 
     def follow(self, rulings: list) -> list:
-        """Read the seat's events of ``rulings``; submit a setup or pick a move when due.
+        """Read the seat's events of ``rulings``; answer offers, submit a setup or pick a move when due.
 
-        Returns the rulings the computer's own commands made (its setup), to be announced.
+        Returns the rulings the computer's own commands made (setup, answers), to be announced.
         """
         if not self.active:
             self.move = None
@@ -91,11 +91,34 @@ class ComputerSeat:
         if phase == Phase.SETUP and self.seat not in self.session.setups:
             made = self._submit_setup()
         elif phase == Phase.PLAYING:
+            made = self._answer_offers()
             self._think(self.session.seat_state(self.seat)["view"])
             if self.move is not None and not self.session.board_input:
-                made = self._submit_move()  # no board: the computer's move is ruled at once
+                made += self._submit_move()  # no board: the computer's move is ruled at once
         else:
             self.move = None
+        return made
+
+    def _command(self, kind: str, args: dict[str, Any]) -> tuple[dict, list]:
+        """Execute one of the seat's commands through the session, as its tablet would send it."""
+        record = self.session.seats[self.seat]
+        command = {"v": 1, "id": f"computer-{kind}-{next(self._ids)}", "seat": self.seat,
+                   "counter": record.last_counter + 1, "type": kind, "args": args}
+        reply, rulings = self.session.execute(self.seat, contract.validate("command", command))
+        if not reply["ok"]:
+            log.warning("the computer's %s was refused: %s", kind, reply.get("message"))
+        for ruling in rulings:
+            self._hear(ruling)
+        return dict(reply), rulings
+
+    def _answer_offers(self) -> list:
+        """A person's offers: a draw is declined (the computer plays on), a takeback granted."""
+        other = "blue" if self.seat == "red" else "red"
+        made = []
+        if self.session.draw_offer == other:
+            made += self._command("decline_draw", {})[1]
+        if self.session.takeback_offer == other:
+            made += self._command("accept_takeback", {})[1]
         return made
 
     def _new_game(self) -> None:
@@ -114,35 +137,19 @@ class ComputerSeat:
 
     def _submit_setup(self) -> list:
         assert self.player is not None
-        self.take_seat()
-        record = self.session.seats[self.seat]
-        command = {"v": 1, "id": f"computer-setup-{next(self._ids)}", "seat": self.seat,
-                   "counter": record.last_counter + 1, "type": "setup",
-                   "args": {"setup": self.player.choose_setup()}}
-        reply, rulings = self.session.execute(self.seat, contract.validate("command", command))
-        if not reply["ok"]:
-            log.warning("the computer's setup was refused: %s", reply.get("message"))
-        for ruling in rulings:
-            self._hear(ruling)
-        return rulings
+        return self._command("setup", {"setup": self.player.choose_setup()})[1]
 
     def _submit_move(self, tries: int = 3) -> list:
         """Send the chosen move as the seat's move command (a referee without a board)."""
         for _ in range(tries):
             assert self.move is not None
-            record = self.session.seats[self.seat]
-            command = {"v": 1, "id": f"computer-move-{next(self._ids)}", "seat": self.seat,
-                       "counter": record.last_counter + 1, "type": "move", "args": {"move": str(self.move)}}
-            reply, rulings = self.session.execute(self.seat, contract.validate("command", command))
+            reply, rulings = self._command("move", {"move": str(self.move)})
             view = self.session.seat_state(self.seat)["view"]
             if reply["ok"]:
                 self.move = None
-                for ruling in rulings:
-                    self._hear(ruling)
                 self._think(view)  # its own move heard at once
                 return rulings
             # A tablet hears a refused move in the reply: the player hears it as a refusal.
-            log.warning("the computer's move %s was refused: %s", self.move, reply.get("message"))
             self.events.append({"type": "refusal", "color": self.seat, "move": str(self.move),
                                 "rule": reply.get("code") or "refused", "message": reply.get("message", ""),
                                 "ply": view["ply"]})

@@ -102,3 +102,36 @@ def step_of(game, color: Color):
                 target = Square(square.file + df, square.rank + dr)
                 if game.variant.on_board(target) and target not in game.blocked and game.piece_at(target) is None:
                     yield Move(square, target)
+
+
+def human_command(table, kind: str, **args):
+    """The person's tablet sends a command; the referee announces its rulings (as _on_command does)."""
+    record = table.session.seats[table.human]
+    reply, rulings = table.session.execute(table.human, {"v": 1, "id": f"h-{record.last_counter + 1}",
+                                                         "seat": table.human, "counter": record.last_counter + 1,
+                                                         "type": kind, "args": args})
+    table.referee.announce(rulings)
+    return reply
+
+
+def test_the_computer_declines_a_draw_grants_a_takeback_and_sets_up_again_for_a_new_game(tmp_path):
+    table = ComputerTable(tmp_path, computer="red", seed=9)
+    try:
+        table.start()
+        session, seat = table.session, table.referee.computer
+        assert human_command(table, "offer_draw")["ok"]
+        assert session.draw_offer is None and table.rulings[-1].kind == "draw_declined"
+        wanted = seat.move
+        assert table.play(wanted) and table.settle() and session.game.ply == 1
+        assert human_command(table, "offer_takeback")["ok"]
+        assert table.rulings[-1].kind == "takeback" and session.game.ply == 0
+        assert seat.move is not None, "its move taken back, the computer chooses again"
+        assert table.settle(), "the person puts the board back as guided"
+        assert human_command(table, "resign")["ok"] and session.phase == "over"
+        assert seat.public() is None
+        old_game = session.game_id
+        assert human_command(table, "new_game")["ok"] and session.game_id != old_game
+        table.referee.announce()  # what the service does after a new game command
+        assert "red" in session.setups and session.phase == "setup"
+    finally:
+        table.close()

@@ -71,14 +71,17 @@ class SpyPlayer(ComputerPlayer):
 
     table: ComputerTable  # set on the class by the test
     handed: list
+    shown_enemies: int  # enemy ranks seen in views (revealed by battles): the check above ran
 
     def on_update(self, view, events):
         seat_state = self.table.session.seat_state(self.color.value)
         assert view == seat_state["view"], "the view is the seat's own, as its tablet gets it"
         assert json.loads(json.dumps([view, events])) == [view, events], "plain data, as it travels"
+        game = self.table.session.game
         for piece in view["pieces"]:
-            if piece["color"] != self.color.value and not piece.get("revealed"):
-                assert piece["kind"] is None, "an unrevealed enemy piece has no rank in the view"
+            if piece["color"] != self.color.value and piece["kind"] is not None:
+                assert game.knows(self.color, game.piece(piece["id"])), "only enemy ranks the rules showed"
+                self.shown_enemies += 1
         self.handed.extend(events)
         return super().on_update(view, events)
 
@@ -103,11 +106,11 @@ def test_at_run_time_the_player_gets_only_its_seats_view_and_events_and_holds_no
 
     def make(variant: str, color: str, level: str, seed: int | None) -> SpyPlayer:
         player = SpyPlayer(variant, color, "easy", 3)
-        player.handed = []
+        player.handed, player.shown_enemies = [], 0
         players.append(player)
         return player
 
-    table = ComputerTable(tmp_path, "barrage", "blue", seed=8)
+    table = ComputerTable(tmp_path, "barrage", "blue", seed=9)
     SpyPlayer.table = table  # on the class: the spy's checks must not give the player a way in
     table.referee.computer.make_player = make
     try:
@@ -115,6 +118,7 @@ def test_at_run_time_the_player_gets_only_its_seats_view_and_events_and_holds_no
         (player,) = players
         heard = [e for r in table.rulings if r.game == table.session.game_id for e in r.seat_events["blue"]]
         assert player.handed and player.handed == heard[:len(player.handed)], "exactly its seat's events, in order"
+        assert player.shown_enemies > 0, "battles showed some enemy ranks, and only those"
         assert reachable_instances(player, (Game, Session)) == []
         assert reachable_instances(table.referee, (Game,)), "the search above does find a Game where one is"
     finally:

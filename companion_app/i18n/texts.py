@@ -326,3 +326,26 @@ def seat_keys_text(tr: Translator, fingerprints: dict[str, str]) -> str:
                 "a different number means another tablet holds that seat.")]
     lines += [f"{color_name(tr, seat)}: {fingerprints[seat]}" for seat in ("red", "blue") if seat in fingerprints]
     return "\n".join(lines)
+
+
+def notebook_lines(tr: Translator, page: dict[str, Any] | None) -> list[str]:
+    """The notebook page (``Notebook.to_dict()``): each enemy piece's likeliest ranks, their army
+    left, and which of my pieces the opponent knows."""
+    if not page:
+        return [tr("The notebook opens once the game has started.")]
+    lines = ["[b]" + tr("Notebook: what each enemy piece can be") + "[/b]"]
+    for piece in sorted(page.get("pieces", ()), key=lambda p: (p["square"][0], int(p["square"][1:]))):
+        if not piece.get("square"):
+            continue
+        likely = sorted(piece.get("kinds", {}).items(), key=lambda item: -item[1])[:3]
+        chances = " · ".join(f"{tr.kind_name(kind)} {round(100 * share)}%" for kind, share in likely)
+        lines.append(f"{piece['square']}: {chances}")
+    army = ", ".join(f"{tr.kind_name(kind)} {count}" for kind, count in page.get("remaining", {}).items() if count)
+    lines.append(tr("Their army left: {army}").format(army=army))
+    known = page.get("known_to_opponent", [])
+    if known:
+        pieces = ", ".join(f"{tr.kind_name(p['kind'])} {p['square']}" for p in known if p.get("square"))
+        lines.append(tr("They know your pieces: {pieces}").format(pieces=pieces))
+    else:
+        lines.append(tr("They know none of your pieces."))
+    return lines

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion_app.model.notebook_feed import NotebookFeed
 from firmware_bridge.protocol.vocabulary import EventType
 
 PHASES = ("connect", "pairing", "setup", "placing", "game", "over", "overview")
@@ -96,9 +97,14 @@ class TableState:
     replay: dict[str, Any] | None = None  # the recorded game replayed on the board (public)
     replay_open: bool = False  # the replay panel is open (to load a game file)
     problem: str | None = None  # what keeps the referee from ruling, by code ("storage-full")
+    notebook: NotebookFeed = field(default_factory=NotebookFeed)  # this seat's views and events
+    notebook_allowed: bool = True  # the referee may forbid the notebook (tournaments)
+    notebook_open: bool = False  # off by default: the player opens it
 
     def apply(self, kind: str, payload: dict[str, Any]) -> None:
         """Take one message from the link; unknown kinds are ignored (newer referee)."""
+        if kind in ("event", "view") and self.seat is not None:
+            self.notebook.take(kind, payload)  # the notebook reads exactly what this seat got
         handler = getattr(self, f"_on_{kind}", None)
         if handler is not None:
             handler(payload)
@@ -251,6 +257,10 @@ class TableState:
     def _on_computer_move(self, payload: dict[str, Any]) -> None:
         move = payload.get("move")
         self.computer_move = move if isinstance(move, dict) else None
+
+    def _on_notebook_allowed(self, payload: dict[str, Any]) -> None:
+        self.notebook_allowed = payload.get("allowed") is not False
+        self.notebook_open = self.notebook_open and self.notebook_allowed
 
     def _on_problem(self, payload: dict[str, Any]) -> None:
         code = payload.get("code")

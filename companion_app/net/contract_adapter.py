@@ -121,6 +121,7 @@ class ContractTranslator:
         computer_move = state.get("computer_move")  # a move to make on the board for the computer
         self.computer_move = computer_move if isinstance(computer_move, dict) else None
         self.deliver("computer_move", {"move": self.computer_move})
+        self.deliver("notebook_allowed", {"allowed": state.get("notebook") is not False})
         self.deliver("replay", {"replay": state.get("replay")})  # a recorded game on the board
         problem = state.get("problem")
         self.deliver("problem", {"code": problem.get("code") if isinstance(problem, dict) else None})

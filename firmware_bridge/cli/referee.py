@@ -48,6 +48,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
     parser.add_argument("--computer", choices=("red", "blue"), help="the computer plays this seat")
     parser.add_argument("--level", help="the computer's level: easy, normal, strong")
+    parser.add_argument("--no-notebook", action="store_true", help="forbid the players' notebook view")
     parser.add_argument("--replay", metavar="FILE",
                         help="replay a recorded game (JSON record, Gravon XML or GSN) on the board")
     return parser.parse_args(argv)
@@ -69,6 +70,8 @@ def build_config(args: argparse.Namespace) -> RefereeConfig:
         config.board_input = True
     if args.no_announce:
         config.announce = False
+    if args.no_notebook:
+        config.notebook_allowed = False
     return config.check()
 
 
@@ -108,7 +111,8 @@ def main(argv: list[str]) -> int:
                                time_control=config.time_control, board_input=config.board_input,
                                name=config.title, seat_accounts=config.seat_accounts,
                                ca_file=config.ca_file, computer=config.computer,
-                               computer_level=config.computer_level)
+                               computer_level=config.computer_level,
+                               notebook_allowed=config.notebook_allowed)
     referee = Referee(settings)
     if config.board_input and config.profile:
         attach_profile(referee, config.profile)

@@ -296,6 +296,7 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "problem": ((dict, type(None)), OPT, None),
         # The move to make on the board for the computer's seat (docs/mqtt.md), None otherwise.
         "computer_move": ((dict, type(None)), OPT, None),
+        "notebook": ((bool,), OPT, None),  # false: the referee forbids the players' notebook view
         "at": ((int, float), OPT, None),
     },
     "events": {

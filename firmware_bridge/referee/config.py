@@ -13,6 +13,7 @@
     player_time = "10m+5s"      # optional: each player's clock and increment, loss on time
     computer = "blue"           # optional: the computer plays this seat (red | blue)
     computer_level = "normal"   # optional: easy | normal | strong
+    notebook = false            # optional: forbid the players' notebook view (default: allowed)
 
     [broker]
     url = "mqtt://referee:secret@localhost:1883"   # omit: an embedded broker on port 1883
@@ -50,7 +51,8 @@ from firmware_bridge.referee.game_options import game_variant
 
 KNOWN = {
     "board": {"name", "title", "profile", "input"},
-    "game": {"variant", "moves_per_turn", "game_time", "player_time", "computer", "computer_level"},
+    "game": {"variant", "moves_per_turn", "game_time", "player_time", "computer", "computer_level",
+             "notebook"},
     "broker": {"url", "embedded_port", "ca_file", "seats"},
     "journal": {"path"},
     "log": {"level", "format"},
@@ -77,6 +79,7 @@ class RefereeConfig:
     time_control: TimeControl = field(default_factory=TimeControl)
     computer: str | None = None  # the seat the computer plays, None: two people
     computer_level: str = "normal"
+    notebook_allowed: bool = True
     broker_url: str | None = None
     embedded_port: int = 1883
     ca_file: str | None = None
@@ -135,6 +138,8 @@ def load_config(path: str | Path) -> RefereeConfig:
         raise ConfigError(f"{path}: {error}") from None
     if board.get("input", "board" if board.get("profile") else "tablets") not in ("board", "tablets"):
         raise ConfigError(f"{path}: board.input is board or tablets")
+    if not isinstance(game.get("notebook", True), bool):
+        raise ConfigError(f"{path}: game.notebook is true or false")
     seats = broker.get("seats", {})
     if set(seats) - {"red", "blue"}:
         raise ConfigError(f"{path}: [broker.seats] names only red and blue")
@@ -145,6 +150,7 @@ def load_config(path: str | Path) -> RefereeConfig:
         variant=game.get("variant", "classic"), moves_per_turn=game.get("moves_per_turn"),
         time_control=time_control,
         computer=game.get("computer"), computer_level=game.get("computer_level", "normal"),
+        notebook_allowed=game.get("notebook", True) is not False,
         broker_url=broker.get("url"), embedded_port=int(broker.get("embedded_port", 1883)),
         ca_file=broker.get("ca_file"),
         seat_accounts={seat: (seat, password) for seat, password in seats.items()},

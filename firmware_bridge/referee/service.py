@@ -58,6 +58,7 @@ class RefereeSettings:
     ca_file: str | None = None  # CA bundle for an mqtts:// broker (None: the system's)
     computer: str | None = None  # the seat the computer plays ("red"/"blue"), None: two people
     computer_level: str = "normal"  # firmware_bridge.bot.LEVELS
+    notebook_allowed: bool = True  # False: tablets may not open the player's notebook (tournaments)
 
 
 def sorted_squares(names) -> list[str]:
@@ -198,6 +199,7 @@ class Referee:
         state["replay"] = self.replay.public()
         state["problem"] = self.problem
         state["computer_move"] = self.computer.public() if self.computer else None
+        state["notebook"] = self.settings.notebook_allowed
         self.link.publish(self.topics.state, self._signed(self.topics.state, "state", state), retain=True)
         for seat in contract.SEATS:
             topic = self.topics.seat_state(seat)

@@ -40,3 +40,32 @@ def computer_move_shown(d):
     d.report["display_texts"] = _texts(display)
     d.report["display_marks"] = dict(display.screen_by_name["display"].board.highlights)
     d.shot("computer-move-display")
+
+
+def notebook_panel(d):
+    """Red opens the notebook after a few battles: each blue piece's likeliest ranks, the army left."""
+    import random
+
+    from tests.companion_app.scenarios import _play_until_battle
+
+    table = LocalTable("barrage")
+    red, blue = _tablets(table, "red", "blue")
+    red.wanted_seat, blue.wanted_seat = "red", "blue"
+    yield from _start_game(d, table, red, blue)
+    rng = random.Random(3)
+    for attacker in ("red", "blue", "red"):
+        _play_until_battle(table, rng, attacker)
+    yield 0.3
+    d.show(red)
+    yield 0.3
+    screen = red.screen_by_name["game"]
+    d.report["closed"] = screen.message.text
+    d.tap(screen.notebook_button, *screen.notebook_button.center)  # to_window of the parent
+    yield 0.3
+    d.report["open"] = screen.message.text
+    d.report["open_flag"] = red.state.notebook_open
+    d.shot("notebook")
+    red.state.notebook_allowed = False
+    red.state.notebook_open = False
+    screen.refresh(red.state)
+    d.report["forbidden_disabled"] = screen.notebook_button.disabled

@@ -22,8 +22,10 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # The wire protocol is what the tablets share: it stands on the engine alone.
     "firmware_bridge.protocol": ("engine", "firmware_bridge.protocol"),
     "firmware_bridge.board": ("engine", "hardware", "firmware_bridge.protocol", "firmware_bridge.board"),
+    # The referee seats the computer player (referee/computer_seat.py); the player knows no referee.
     "firmware_bridge.referee": ("engine", "hardware", "firmware_bridge.protocol", "firmware_bridge.board",
-                                "firmware_bridge.referee"),
+                                "firmware_bridge.bot", "firmware_bridge.referee"),
+    "firmware_bridge.bot": ("engine", "firmware_bridge.bot"),
     "firmware_bridge": ("engine", "hardware", "firmware_bridge"),
     "companion_app.demo": ("engine", "hardware", "firmware_bridge", "companion_app"),
     "companion_app": ("engine", "firmware_bridge.protocol", "companion_app"),

@@ -25,6 +25,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--display", action="store_true", help="also open the referee display")
     parser.add_argument("--replay", metavar="FILE",
                         help="replay a recorded game (JSON record, Gravon XML or GSN) on the board")
+    parser.add_argument("--computer", choices=("red", "blue"), help="the computer plays this seat")
+    parser.add_argument("--level", default="normal", help="the computer's level: easy, normal, strong")
     parser.add_argument("--quit-after", type=float, default=0, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
@@ -40,6 +42,11 @@ def main(argv: list[str] | None = None) -> int:
             from companion_app.demo.replay_demo import play_replay_headless
 
             return play_replay_headless(args.replay, plies=args.plies, language=args.lang)
+        if args.computer:
+            from companion_app.demo.computer_demo import play_against_computer_headless
+
+            return play_against_computer_headless(args.computer, args.level, args.plies, args.seed,
+                                                  args.lang, args.variant)
         from companion_app.demo.headless import play_headless
 
         return play_headless(plies=args.plies, seed=args.seed, language=args.lang)

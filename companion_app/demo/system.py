@@ -26,8 +26,9 @@ class DemoSystem:
     """Broker + referee + simulated board; `changed()` after every physical change."""
 
     def __init__(self, variant: str = "classic", board: str = "demo", workdir: Path | None = None,
-                 host: str = "127.0.0.1") -> None:
+                 host: str = "127.0.0.1", computer: str | None = None, computer_level: str = "normal") -> None:
         self.variant = get_variant(variant)
+        self.computer, self.computer_level = computer, computer_level  # the computer's seat, if any
         self.board_name = board
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         if not workdir:
@@ -54,7 +55,8 @@ class DemoSystem:
         self.broker.start()
         settings = RefereeSettings(board=self.board_name, journal_path=self.workdir / "journal.db",
                                    broker_url=self.broker.url, variant=self.variant.name,
-                                   board_input=True, name="Demo table")
+                                   board_input=True, name="Demo table", computer=self.computer,
+                                   computer_level=self.computer_level)
         self.referee = Referee(settings)
         # The real path: firmware logic and codec scanning the board at 200 Hz, the stabiliser,
         # the recogniser, the referee.

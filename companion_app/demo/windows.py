@@ -46,7 +46,9 @@ def run_windows(args: argparse.Namespace) -> int:
         from companion_app.demo.replay_demo import read_replay_file, start_replay
 
         replay = read_replay_file(args.replay)
-    system = DemoSystem(replay[1] if replay else args.variant)
+    computer = getattr(args, "computer", None)  # the computer holds that seat: no tablet for it
+    system = DemoSystem(replay[1] if replay else args.variant, computer=computer,
+                        computer_level=getattr(args, "level", "normal"))
     system.start()
     if replay:
         start_replay(system, replay[0], Path(args.replay).name)
@@ -54,10 +56,8 @@ def run_windows(args: argparse.Namespace) -> int:
               "the moves the tablets show.")
     folder = Path(tempfile.mkdtemp(prefix="arbiter-demo-tablets-"))
     left = BOARD_SIZE[0]
-    children = [
-        _spawn(system.url, "red", (left, 0), TABLET_SIZE, args.lang, folder),
-        _spawn(system.url, "blue", (left, TABLET_SIZE[1]), TABLET_SIZE, args.lang, folder),
-    ]
+    children = [_spawn(system.url, seat, (left, top), TABLET_SIZE, args.lang, folder)
+                for seat, top in (("red", 0), ("blue", TABLET_SIZE[1])) if seat != computer]
     if args.display:
         children.append(_spawn(system.url, "display", (left + 80, 80), (900, 600), args.lang, folder))
     print(f"arbiter demo: broker and referee at {system.url}; close the board window to stop.")

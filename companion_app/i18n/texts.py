@@ -75,6 +75,7 @@ REFUSAL_RULES = {
     "two-squares": N_("Two-squares rule: this piece may not move back and forth between the same two squares again."),
     "more-squares": N_("Chasing rule: you may not keep chasing that piece into a position that already occurred."),
     "game-over": N_("The game is over."),
+    "computer-move": N_("That is not the move the computer asked for."),
 }
 
 
@@ -287,6 +288,23 @@ def guidance_lines(tr: Translator, guidance: dict[str, list[str]] | None, steps:
     return lines
 
 
+# The computer's move, made on the board by the human (firmware_bridge/referee/computer_seat.py).
+COMPUTER_MOVE_SENTENCES = {
+    "red": N_("Move the red piece from {square} to {target} for the computer."),
+    "blue": N_("Move the blue piece from {square} to {target} for the computer."),
+}
+
+
+def computer_move_text(tr: Translator, computer_move: Any) -> str:
+    """The public state's ``computer_move`` as a sentence ("" when there is none or it is malformed)."""
+    if not isinstance(computer_move, dict) or computer_move.get("seat") not in COMPUTER_MOVE_SENTENCES:
+        return ""
+    square, target = computer_move.get("square"), computer_move.get("to")
+    if not (isinstance(square, str) and isinstance(target, str)):
+        return ""
+    return tr(COMPUTER_MOVE_SENTENCES[computer_move["seat"]]).format(square=square, target=target)
+
+
 def volcano_marker_lines(tr: Translator, steps: list[Any], volcanoes: list[str]) -> list[str]:
     """Where the volcano markers go on the real board (Espionage): the referee's steps, or the squares."""
     told = board_step_lines(tr, steps) if steps else None
@@ -317,3 +335,26 @@ def seat_keys_text(tr: Translator, fingerprints: dict[str, str], referee: str | 
         lines.append(tr("Referee: {fingerprint}. The referee's console must show the same number.").format(
             fingerprint=referee))
     return "\n".join(lines)
+
+
+def notebook_lines(tr: Translator, page: dict[str, Any] | None) -> list[str]:
+    """The notebook page (``Notebook.to_dict()``): each enemy piece's likeliest ranks, their army
+    left, and which of my pieces the opponent knows."""
+    if not page:
+        return [tr("The notebook opens once the game has started.")]
+    lines = ["[b]" + tr("Notebook: what each enemy piece can be") + "[/b]"]
+    for piece in sorted(page.get("pieces", ()), key=lambda p: (p["square"][0], int(p["square"][1:]))):
+        if not piece.get("square"):
+            continue
+        likely = sorted(piece.get("kinds", {}).items(), key=lambda item: -item[1])[:3]
+        chances = " · ".join(f"{tr.kind_name(kind)} {round(100 * share)}%" for kind, share in likely)
+        lines.append(f"{piece['square']}: {chances}")
+    army = ", ".join(f"{tr.kind_name(kind)} {count}" for kind, count in page.get("remaining", {}).items() if count)
+    lines.append(tr("Their army left: {army}").format(army=army))
+    known = page.get("known_to_opponent", [])
+    if known:
+        pieces = ", ".join(f"{tr.kind_name(p['kind'])} {p['square']}" for p in known if p.get("square"))
+        lines.append(tr("They know your pieces: {pieces}").format(pieces=pieces))
+    else:
+        lines.append(tr("They know none of your pieces."))
+    return lines

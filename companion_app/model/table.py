@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion_app.model.notebook_feed import NotebookFeed
 from firmware_bridge.protocol.vocabulary import EventType
 
 PHASES = ("connect", "pairing", "setup", "placing", "game", "over", "overview")
@@ -72,6 +73,7 @@ class TableState:
     refusal: dict[str, Any] | None = None
     guidance: dict[str, list[str]] | None = None
     board_steps: list[dict[str, Any]] = field(default_factory=list)  # the referee's plan: {"action", "square", ...}
+    computer_move: dict[str, Any] | None = None  # the public state's: made on the board for the computer
     warnings: list[tuple[str, str, str]] = field(default_factory=list)
     draw_offer_from: str | None = None
     takeback_from: str | None = None
@@ -97,9 +99,14 @@ class TableState:
     replay_open: bool = False  # the replay panel is open (to load a game file)
     problem: str | None = None  # what keeps the referee from ruling, by code ("storage-full")
     referee_away_s: int | None = None  # the referee restarted after this long (clocks were paused)
+    notebook: NotebookFeed = field(default_factory=NotebookFeed)  # this seat's views and events
+    notebook_allowed: bool = True  # the referee may forbid the notebook (tournaments)
+    notebook_open: bool = False  # off by default: the player opens it
 
     def apply(self, kind: str, payload: dict[str, Any]) -> None:
         """Take one message from the link; unknown kinds are ignored (newer referee)."""
+        if kind in ("event", "view") and self.seat is not None:
+            self.notebook.take(kind, payload)  # the notebook reads exactly what this seat got
         handler = getattr(self, f"_on_{kind}", None)
         if handler is not None:
             handler(payload)
@@ -252,6 +259,14 @@ class TableState:
 
     def _on_fingerprints(self, payload: dict[str, Any]) -> None:
         self.fingerprints = {seat: str(print_) for seat, print_ in payload.items() if print_}
+
+    def _on_computer_move(self, payload: dict[str, Any]) -> None:
+        move = payload.get("move")
+        self.computer_move = move if isinstance(move, dict) else None
+
+    def _on_notebook_allowed(self, payload: dict[str, Any]) -> None:
+        self.notebook_allowed = payload.get("allowed") is not False
+        self.notebook_open = self.notebook_open and self.notebook_allowed
 
     def _on_problem(self, payload: dict[str, Any]) -> None:
         code = payload.get("code")

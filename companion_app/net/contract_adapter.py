@@ -52,6 +52,7 @@ class ContractTranslator:
         self.contract_phase: str | None = None
         self.my_setup: dict[str, str] | None = None
         self.board_check: dict[str, Any] | None = None
+        self.computer_move: dict[str, Any] | None = None
         self.ply = 0
         self.moved = False  # a move was played in this game (a takeback to ply 0 is not the setup)
         self.game_id: str | None = None
@@ -117,6 +118,10 @@ class ContractTranslator:
             self.deliver("volcanoes", {"squares": state["volcanoes"],
                                        "plan": plan if isinstance(plan, list) else []})
         self.board_check = state.get("board_check")
+        computer_move = state.get("computer_move")  # a move to make on the board for the computer
+        self.computer_move = computer_move if isinstance(computer_move, dict) else None
+        self.deliver("computer_move", {"move": self.computer_move})
+        self.deliver("notebook_allowed", {"allowed": state.get("notebook") is not False})
         self.deliver("replay", {"replay": state.get("replay")})  # a recorded game on the board
         problem = state.get("problem")
         self.deliver("problem", {"code": problem.get("code") if isinstance(problem, dict) else None})
@@ -175,6 +180,10 @@ class ContractTranslator:
         in_game = self.contract_phase == "playing" and (self.moved or self.seat is None)
         if mismatch and in_game:
             plan = check.get("plan")  # board steps as data (firmware_bridge.protocol.board_steps)
+            if isinstance(plan, list) and self.computer_move:  # told on its own ("for the computer")
+                plan = [step for step in plan if not (isinstance(step, dict) and step.get("color")
+                                                      and step.get("square") == self.computer_move.get("square")
+                                                      and step.get("to") == self.computer_move.get("to"))]
             self.deliver("guidance", {"clear": clear, "fill": fill,
                                       "plan": plan if isinstance(plan, list) else []})
         else:

@@ -76,4 +76,7 @@ def game_marks(state: TableState, view: dict[str, Any], picked: dict[str, str] |
     if state.guidance:
         marks.update({sq: "clear" for sq in state.guidance["clear"]})
         marks.update({sq: "fill" for sq in state.guidance["fill"]})
+    move = state.computer_move  # rings on the computer's move: the piece, and where it goes
+    if move and isinstance(move.get("square"), str) and isinstance(move.get("to"), str):
+        marks[move["square"]], marks[move["to"]] = "selected", "fill"
     return marks

@@ -12,6 +12,7 @@ from companion_app.i18n.texts import (
     battle_text,
     clock_text,
     color_name,
+    computer_move_text,
     guidance_lines,
     pass_text,
     refusal_text,
@@ -133,8 +134,9 @@ class DisplayScreen(BoardScreen):
 
     def _guidance_text(self, state: TableState) -> str:
         tr = self.root_app.tr
+        computer = computer_move_text(tr, state.computer_move)
         if not state.guidance:
-            return ""
+            return f"[b]{computer}[/b]" if computer else ""
         lines = [tr("The board does not match the game:")]
         lines += guidance_lines(tr, state.guidance, state.board_steps)
-        return "[color=ffd54f]" + "\n".join(lines) + "[/color]"
+        return "[color=ffd54f]" + "\n".join(lines) + "[/color]" + (f"\n[b]{computer}[/b]" if computer else "")

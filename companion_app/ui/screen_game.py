@@ -14,7 +14,9 @@ from companion_app.i18n.texts import (
     battle_text,
     clock_text,
     color_name,
+    computer_move_text,
     guidance_lines,
+    notebook_lines,
     pass_text,
     refusal_text,
     reveal_text,
@@ -142,7 +144,10 @@ class GameScreen(BoardScreen):
         self.draw_button.bind(on_release=lambda *_: root.command("draw_offer"))
         self.takeback_button.bind(on_release=lambda *_: root.command("takeback_request"))
         self.resign_button.bind(on_release=lambda *_: self._confirm_resign())
-        for b in (self.draw_button, self.takeback_button, self.resign_button):
+        # The player's notebook (off by default; the referee may forbid it): companion_app/model/notebook_feed.py
+        self.notebook_button = BigButton()
+        self.notebook_button.bind(on_release=lambda *_: self._toggle_notebook())
+        for b in (self.draw_button, self.takeback_button, self.resign_button, self.notebook_button):
             buttons.add_widget(b)
         self.buttons = buttons
 
@@ -164,6 +169,11 @@ class GameScreen(BoardScreen):
         return max(dp(90), self.message.height)
 
     # -- commands -----------------------------------------------------------------------------
+    def _toggle_notebook(self) -> None:
+        state = self.root_app.state
+        state.notebook_open = not state.notebook_open and state.notebook_allowed
+        self.refresh(state)
+
     def _confirm_resign(self) -> None:
         # Two taps, so a stray finger never ends a game.
         if self._resign_armed:
@@ -239,7 +249,13 @@ class GameScreen(BoardScreen):
 
         self.update_clocks(state)
 
-        self.message.text = self._message_text(state)
+        notebook = state.notebook_open and state.notebook_allowed and seat is not None
+        self.message.text = ("\n".join(notebook_lines(tr, state.notebook.page(seat))) if notebook
+                             else self._message_text(state))
+        self.notebook_button.text = tr("Notebook")
+        self.notebook_button.set_role("primary" if notebook else "normal")
+        self.notebook_button.disabled = not state.notebook_allowed
+        self.notebook_button.opacity = 1 if state.notebook_allowed else 0.3
         self._refresh_offer(state)
         self._refresh_trays(state, view)
         self.draw_button.text = tr("Offer draw")
@@ -283,6 +299,8 @@ class GameScreen(BoardScreen):
         guidance = guidance_lines(tr, state.guidance, state.board_steps)
         if guidance and not state.taken_back:
             parts.append("\n".join(guidance))
+        if computer := computer_move_text(tr, state.computer_move):
+            parts.append("[b]" + computer + "[/b]")
         for warning in state.warnings:
             parts.append("[color=ffd54f]" + warning_text(tr, warning) + "[/color]")
         if state.declined_by and state.declined_by != state.seat:

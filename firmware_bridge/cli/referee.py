@@ -46,6 +46,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
     parser.add_argument("--log-format", choices=("text", "json"))
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
+    parser.add_argument("--computer", choices=("red", "blue"), help="the computer plays this seat")
+    parser.add_argument("--level", help="the computer's level: easy, normal, strong")
+    parser.add_argument("--no-notebook", action="store_true", help="forbid the players' notebook view")
     parser.add_argument("--replay", metavar="FILE",
                         help="replay a recorded game (JSON record, Gravon XML or GSN) on the board")
     return parser.parse_args(argv)
@@ -56,7 +59,8 @@ def build_config(args: argparse.Namespace) -> RefereeConfig:
     config = load_config(args.config) if args.config else RefereeConfig(journal="arbiter-journal.db")
     overrides = {"board": args.board, "variant": args.variant, "broker_url": args.broker,
                  "embedded_port": args.port, "journal": args.journal, "profile": args.profile,
-                 "log_format": args.log_format, "log_level": args.log_level}
+                 "log_format": args.log_format, "log_level": args.log_level,
+                 "computer": args.computer, "computer_level": args.level}
     for name, value in overrides.items():
         if value is not None:
             setattr(config, name, value)
@@ -66,6 +70,8 @@ def build_config(args: argparse.Namespace) -> RefereeConfig:
         config.board_input = True
     if args.no_announce:
         config.announce = False
+    if args.no_notebook:
+        config.notebook_allowed = False
     return config.check()
 
 
@@ -104,7 +110,9 @@ def main(argv: list[str]) -> int:
                                moves_per_turn=config.moves_per_turn,
                                time_control=config.time_control, board_input=config.board_input,
                                name=config.title, seat_accounts=config.seat_accounts,
-                               ca_file=config.ca_file)
+                               ca_file=config.ca_file, computer=config.computer,
+                               computer_level=config.computer_level,
+                               notebook_allowed=config.notebook_allowed)
     referee = Referee(settings)
     # People compare this with the "Referee:" number on the display (docs/deployment.md).
     log.warning("referee key fingerprint: %s (the referee display must show the same number)",

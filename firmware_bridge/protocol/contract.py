@@ -294,6 +294,11 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "replay": ((dict, type(None)), OPT, None),  # the replay on the board (docs/mqtt.md)
         # Something keeps the referee from ruling: {"code": "storage-full", "message": ...}.
         "problem": ((dict, type(None)), OPT, None),
+        # The referee restarted after being away: {"type": "referee_back", "away_s": 12, "clocks": "paused"}.
+        "referee_back": ((dict, type(None)), OPT, None),
+        # The move to make on the board for the computer's seat (docs/mqtt.md), None otherwise.
+        "computer_move": ((dict, type(None)), OPT, None),
+        "notebook": ((bool,), OPT, None),  # false: the referee forbids the players' notebook view
         "at": ((int, float), OPT, None),
     },
     "events": {

@@ -11,6 +11,9 @@
     moves_per_turn = 1          # optional, Espionage only: the one-move option (default 2)
     game_time = "90m"           # optional: total game time, a draw when it runs out
     player_time = "10m+5s"      # optional: each player's clock and increment, loss on time
+    computer = "blue"           # optional: the computer plays this seat (red | blue)
+    computer_level = "normal"   # optional: easy | normal | strong
+    notebook = false            # optional: forbid the players' notebook view (default: allowed)
 
     [broker]
     url = "mqtt://referee:secret@localhost:1883"   # omit: an embedded broker on port 1883
@@ -43,11 +46,13 @@ from engine.errors import ArbiterError
 from firmware_bridge.protocol.contract import ContractError, check_board_name
 from firmware_bridge.protocol.mqtt_link import BrokerURL
 from firmware_bridge.referee.clocks import TimeControl
+from firmware_bridge.referee.computer_seat import check_computer
 from firmware_bridge.referee.game_options import game_variant
 
 KNOWN = {
     "board": {"name", "title", "profile", "input"},
-    "game": {"variant", "moves_per_turn", "game_time", "player_time"},
+    "game": {"variant", "moves_per_turn", "game_time", "player_time", "computer", "computer_level",
+             "notebook"},
     "broker": {"url", "embedded_port", "ca_file", "seats"},
     "journal": {"path"},
     "log": {"level", "format"},
@@ -72,6 +77,9 @@ class RefereeConfig:
     variant: str = "classic"
     moves_per_turn: int | None = None  # None: the variant's own
     time_control: TimeControl = field(default_factory=TimeControl)
+    computer: str | None = None  # the seat the computer plays, None: two people
+    computer_level: str = "normal"
+    notebook_allowed: bool = True
     broker_url: str | None = None
     embedded_port: int = 1883
     ca_file: str | None = None
@@ -98,6 +106,10 @@ class RefereeConfig:
                 BrokerURL.parse(self.broker_url)
             except ValueError as error:
                 raise ConfigError(str(error)) from None
+        try:
+            check_computer(self.computer, self.computer_level)
+        except ValueError as error:
+            raise ConfigError(f"game.computer: {error}") from None
         if self.log_format not in ("text", "json"):
             raise ConfigError("log.format is json or text")
         return self
@@ -126,6 +138,8 @@ def load_config(path: str | Path) -> RefereeConfig:
         raise ConfigError(f"{path}: {error}") from None
     if board.get("input", "board" if board.get("profile") else "tablets") not in ("board", "tablets"):
         raise ConfigError(f"{path}: board.input is board or tablets")
+    if not isinstance(game.get("notebook", True), bool):
+        raise ConfigError(f"{path}: game.notebook is true or false")
     seats = broker.get("seats", {})
     if set(seats) - {"red", "blue"}:
         raise ConfigError(f"{path}: [broker.seats] names only red and blue")
@@ -135,6 +149,8 @@ def load_config(path: str | Path) -> RefereeConfig:
         board_input=board.get("input", "board" if board.get("profile") else "tablets") == "board",
         variant=game.get("variant", "classic"), moves_per_turn=game.get("moves_per_turn"),
         time_control=time_control,
+        computer=game.get("computer"), computer_level=game.get("computer_level", "normal"),
+        notebook_allowed=game.get("notebook", True) is not False,
         broker_url=broker.get("url"), embedded_port=int(broker.get("embedded_port", 1883)),
         ca_file=broker.get("ca_file"),
         seat_accounts={seat: (seat, password) for seat, password in seats.items()},

@@ -27,6 +27,8 @@ from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.protocol.signing import PublicSigner
 from firmware_bridge.referee.board_input import BoardWatcher, SensorFeed
 from firmware_bridge.referee.clocks import TimeControl
+from firmware_bridge.referee.computer_seat import CLIENT as COMPUTER_CLIENT
+from firmware_bridge.referee.computer_seat import ComputerSeat, computer_leds
 from firmware_bridge.referee.downtime import Heartbeat
 from firmware_bridge.referee.journal import Journal, JournalError
 from firmware_bridge.referee.pairing import PairingDesk, SeatHandover
@@ -57,6 +59,9 @@ class RefereeSettings:
     seat_accounts: dict[str, tuple[str, str]] = field(default_factory=dict)
     tick_seconds: float = 0.1
     ca_file: str | None = None  # CA bundle for an mqtts:// broker (None: the system's)
+    computer: str | None = None  # the seat the computer plays ("red"/"blue"), None: two people
+    computer_level: str = "normal"  # firmware_bridge.bot.LEVELS
+    notebook_allowed: bool = True  # False: tablets may not open the player's notebook (tournaments)
 
 
 def sorted_squares(names) -> list[str]:
@@ -97,6 +102,10 @@ class Referee:
         self.online: dict[str, str] = {}  # client id -> role, from presence
         self.watcher = BoardWatcher(self._board_move, settings.volcano_markers_sensed)
         self.replay = ReplayDesk(self.session, settings.volcano_markers_sensed)  # a famous game
+        self.computer = (ComputerSeat(self.session, settings.computer, settings.computer_level)
+                         if settings.computer else None)  # computer_seat.py
+        if self.computer:
+            self.online[COMPUTER_CLIENT] = "seat"
         self.feed: SensorFeed | None = None
         self._last_check: dict | None = None
         self.problem: dict[str, str] | None = None  # what keeps the referee from ruling (storage)
@@ -133,6 +142,7 @@ class Referee:
         self._ticker.start()
         if self.feed:
             self.feed.start()
+        self.announce()  # a computer seat's setup or move, due since the journal's last ruling
         return self.link.start(wait)
 
     def stop(self) -> None:
@@ -226,6 +236,8 @@ class Referee:
         state["replay"] = self.replay.public()
         state["problem"] = self.problem
         state["referee_back"] = self.back
+        state["computer_move"] = self.computer.public() if self.computer else None
+        state["notebook"] = self.settings.notebook_allowed
         self.link.publish(self.topics.state, self._signed(self.topics.state, "state", state), retain=True)
         for seat in contract.SEATS:
             topic = self.topics.seat_state(seat)
@@ -235,6 +247,8 @@ class Referee:
                 self.link.publish(topic, envelope, retain=True)
 
     def _publish_rulings(self, rulings: list[Ruling]) -> None:
+        if self.computer:  # the computer hears its seat's events; its setup is announced with them
+            rulings = [*rulings, *self.computer.follow(rulings)]
         for ruling in rulings:
             # Public facts only: the log is no place for a hidden rank.
             summary = ", ".join(str(e.get("move") or e.get("type")) for e in ruling.public_events)
@@ -255,6 +269,11 @@ class Referee:
         if rulings:
             self.back = None  # play went on: the note about the referee's absence has been seen
             self._publish_snapshots()
+
+    def announce(self, rulings: list[Ruling] | None = None) -> None:
+        """Publish rulings made outside the service's own paths (tools, tests); the computer seat acts."""
+        with self._lock:
+            self._publish_rulings(list(rulings or []))
 
     def _storage_failed(self, error: JournalError) -> None:
         """The journal refused a write: say so once, to the log and in the public state."""
@@ -513,7 +532,11 @@ class Referee:
         if self.replay.active:
             return self.replay.board_check()
         if self.session.game is not None:
-            return self.watcher.check()
+            check = self.watcher.check()
+            step = self.computer.step() if self.computer else None
+            if step:  # after any fix of the board: the move the computer wants made
+                check["plan"] = [*check["plan"], step]
+            return check
         # Setup phase: the submitted setups say where pieces belong (other squares stay empty),
         # and volcano markers go on the volcanoes where the sensors see them.
         expected, occupancy = set(self.session.expected_occupancy()), set(self.occupancy)
@@ -575,6 +598,7 @@ class Referee:
         game, variant = self.session.game, self.session.variant
         try:
             self.feed.source.show_leds(self.replay.leds(variant.width, variant.height)
+                                       or computer_leds(self.computer, self.watcher, variant)
                                        or self.watcher.leds(variant.width, variant.height,
                                                             game.last_move if game else None))
         except Exception:  # LEDs are a help, never a reason to stop refereeing
@@ -582,8 +606,9 @@ class Referee:
 
     def _board_move(self, observation: MoveMade | IllegalAttempt) -> None:
         """The recogniser saw a move (legal or not): rule it, announce it, guide the board."""
+        refusal = self.computer.refusal(observation.move) if self.computer else None
         try:
-            ruling = self.session.board_move(observation.move)
+            ruling = self.session.board_move(observation.move, refusal)
         except CommandError as error:
             log.info("ignored a board move %s: %s", observation.move, error)
             self.watcher.refused(observation.move)

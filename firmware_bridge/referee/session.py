@@ -365,19 +365,24 @@ class Session:
         self.journal.append(self.game_id, JournalEntry.PAIR.value, payload)
         self._apply_pair(payload)
 
-    def board_move(self, move: Move) -> Ruling:
-        """A move seen on the physical board: ruled (one push), or refused with the reason."""
+    def board_move(self, move: Move, refusal: tuple[str, str] | None = None) -> Ruling:
+        """A move seen on the physical board: ruled (one push), or refused with the reason.
+
+        refusal: (rule, message) when the referee itself refuses the move (a computer piece moved
+        other than the computer asked, see computer_seat.py); the rules are then not asked.
+        """
         if self.game is None or self.game.result is not None:
             raise CommandError("wrong-phase", "no game is being played")
         piece = self.game.piece_at(move.origin)
         # A refusal names whoever touched the piece; a move is always the side to move's.
         seat = piece.color.value if piece else self.game.to_move.value
-        try:
-            return self._rule([(EventType.MOVE, {"move": str(move), "seat": seat})])[0][0]
-        except IllegalMove as illegal:
-            refusal = illegal.refusal
-            return self._rule([(EventType.REFUSAL, {"move": str(move), "seat": seat, "rule": refusal.rule,
-                                                    "message": refusal.message})])[0][0]
+        if refusal is None:
+            try:
+                return self._rule([(EventType.MOVE, {"move": str(move), "seat": seat})])[0][0]
+            except IllegalMove as illegal:
+                refusal = (illegal.refusal.rule, illegal.refusal.message)
+        return self._rule([(EventType.REFUSAL, {"move": str(move), "seat": seat, "rule": refusal[0],
+                                                "message": refusal[1]})])[0][0]
 
     def tick(self) -> Ruling | None:
         """End the game if a clock ran out."""

@@ -118,13 +118,15 @@ def main() -> None:
     name, out, *args = sys.argv[1:]
     from tests.companion_app import (
         scenarios,
+        scenarios_computer,
         scenarios_espionage,
         scenarios_fit,
         scenarios_network,
         scenarios_replay,
     )
 
-    modules = (scenarios, scenarios_network, scenarios_espionage, scenarios_fit, scenarios_replay)
+    modules = (scenarios, scenarios_network, scenarios_espionage, scenarios_fit, scenarios_replay,
+               scenarios_computer)
     scenario = next(getattr(module, name) for module in modules if hasattr(module, name))
     Driver(scenario, Path(out), args).run()
 

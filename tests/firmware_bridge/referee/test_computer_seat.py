@@ -34,8 +34,11 @@ def test_the_computers_move_is_shown_as_board_guidance_and_made_by_hand(tmp_path
         assert table.referee.board_check()["plan"][-1] == step
         assert table.play(wanted)
         game = table.session.game
-        assert game.ply == 1 and game.last_move == wanted and game.to_move.value == "blue"
-        assert table.referee.computer.move is None, "now it is the human's turn"
+        assert game.ply == 1 and game.last_move == wanted
+        assert table.referee.computer.move is None, "now it is the human's turn (or the game is over)"
+        if game.result is not None:
+            return  # the computer found a flag in reach (it thinks by the clock, so under load it may)
+        assert game.to_move.value == "blue"
         assert table.settle() and table.referee.board_check()["plan"] == []
     finally:
         table.close()

@@ -27,7 +27,7 @@ REPLY_NOTICES = {
 RENAMED = {"draw_offer": "offer_draw", "takeback_request": "offer_takeback"}
 ANSWERS = {"draw_answer": ("accept_draw", "decline_draw"),
            "takeback_answer": ("accept_takeback", "decline_takeback")}
-ARGUMENTS = {"move": ("move",), "setup": ("setup",), "new_game": ("moves_per_turn",),
+ARGUMENTS = {"move": ("move",), "setup": ("setup",), "new_game": ("moves_per_turn", "computer", "level"),
              "replay_load": ("text", "name"), "replay_step": ("step", "ply")}
 
 

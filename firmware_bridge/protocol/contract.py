@@ -299,6 +299,7 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "referee_back": ((dict, type(None)), OPT, None),
         # The move to make on the board for the computer's seat (docs/mqtt.md), None otherwise.
         "computer_move": ((dict, type(None)), OPT, None),
+        "computer": ((str, type(None)), OPT, _one_of(*SEATS, None)),  # the seat the computer plays
         "notebook": ((bool,), OPT, None),  # false: the referee forbids the players' notebook view
         "at": ((int, float), OPT, None),
     },

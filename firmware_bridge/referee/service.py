@@ -236,6 +236,7 @@ class Referee:
         state["problem"] = self.problem
         state["referee_back"] = self.back
         state["computer_move"] = self.computer.public() if self.computer else None
+        state["computer"] = self.computer.seat if self.computer and self.computer.active else None
         state["notebook"] = self.settings.notebook_allowed
         self.link.publish(self.topics.state, self._signed(self.topics.state, "state", state), retain=True)
         for seat in contract.SEATS:

@@ -74,6 +74,7 @@ class TableState:
     guidance: dict[str, list[str]] | None = None
     board_steps: list[dict[str, Any]] = field(default_factory=list)  # the referee's plan: {"action", "square", ...}
     computer_move: dict[str, Any] | None = None  # the public state's: made on the board for the computer
+    computer_seat: str | None = None  # the seat the computer plays (public state), None: two people
     warnings: list[tuple[str, str, str]] = field(default_factory=list)
     draw_offer_from: str | None = None
     takeback_from: str | None = None
@@ -263,6 +264,9 @@ class TableState:
     def _on_computer_move(self, payload: dict[str, Any]) -> None:
         move = payload.get("move")
         self.computer_move = move if isinstance(move, dict) else None
+
+    def _on_computer_seat(self, payload: dict[str, Any]) -> None:
+        self.computer_seat = payload.get("seat")
 
     def _on_notebook_allowed(self, payload: dict[str, Any]) -> None:
         self.notebook_allowed = payload.get("allowed") is not False

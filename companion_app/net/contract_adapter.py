@@ -27,7 +27,7 @@ REPLY_NOTICES = {
 RENAMED = {"draw_offer": "offer_draw", "takeback_request": "offer_takeback"}
 ANSWERS = {"draw_answer": ("accept_draw", "decline_draw"),
            "takeback_answer": ("accept_takeback", "decline_takeback")}
-ARGUMENTS = {"move": ("move",), "setup": ("setup",), "new_game": ("moves_per_turn",),
+ARGUMENTS = {"move": ("move",), "setup": ("setup",), "new_game": ("moves_per_turn", "computer", "level"),
              "replay_load": ("text", "name"), "replay_step": ("step", "ply")}
 
 
@@ -121,6 +121,8 @@ class ContractTranslator:
         computer_move = state.get("computer_move")  # a move to make on the board for the computer
         self.computer_move = computer_move if isinstance(computer_move, dict) else None
         self.deliver("computer_move", {"move": self.computer_move})
+        computer = state.get("computer")  # the seat the computer plays, for "Play a person"
+        self.deliver("computer_seat", {"seat": computer if computer in ("red", "blue") else None})
         self.deliver("notebook_allowed", {"allowed": state.get("notebook") is not False})
         self.deliver("replay", {"replay": state.get("replay")})  # a recorded game on the board
         problem = state.get("problem")

@@ -11,6 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from companion_app.i18n.texts import result_text
+from companion_app.model.computer_choice import computer_button
 from companion_app.model.replay import Replay
 from companion_app.model.setup_model import app_home
 from companion_app.model.table import TableState
@@ -42,8 +43,16 @@ class OverScreen(BoardScreen):
         self.export_label = WrapLabel(font_size=sp(14))
         self.new_game_button = BigButton()
         self.new_game_button.bind(on_release=lambda *_: self.root_app.command("new_game"))
+        self.computer_button = BigButton()  # the next game against the computer, or a person
+        self.computer_button.bind(on_release=lambda *_: self.choose_opponent())
         self.finish_side(self.result, self.move_label, controls, Widget(), self.export_button,
-                         self.export_label, self.new_game_button)
+                         self.export_label, self.new_game_button, self.computer_button)
+
+    def choose_opponent(self) -> None:
+        """A new game against the computer (at the other seat), or against a person again."""
+        choice = computer_button(self.root_app.state.seat, self.root_app.state.computer_seat)
+        if choice:
+            self.root_app.command("new_game", choice[1])
 
     def step(self, delta: int) -> None:
         """Move the replay forwards or backwards."""
@@ -96,3 +105,6 @@ class OverScreen(BoardScreen):
         self.export_button.text = tr("Export game record")
         self.new_game_button.text = tr("New game")
         self.new_game_button.disabled = state.seat is None
+        choice = computer_button(state.seat, state.computer_seat)
+        self.computer_button.text = tr(choice[0]) if choice else tr("Play the computer")
+        self.computer_button.disabled = choice is None

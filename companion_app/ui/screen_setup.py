@@ -13,6 +13,7 @@ from kivy.uix.widget import Widget
 
 from companion_app.i18n.catalog import N_
 from companion_app.i18n.texts import own_key_text, piece_words, volcano_marker_lines
+from companion_app.model.computer_choice import computer_button
 from companion_app.model.setup_model import SetupDraft, SetupStore
 from companion_app.model.table import TableState
 from companion_app.ui.board_screen import BoardScreen
@@ -120,10 +121,15 @@ class SetupScreen(BoardScreen):
             saves.add_widget(w)
         self.submit_button = BigButton(role="primary")
         self.submit_button.bind(on_release=lambda *_: self.submit())
+        self.computer_button = BigButton(size_hint_x=0.4)  # before the game: the computer or a person
+        self.computer_button.bind(on_release=lambda *_: self.choose_opponent())
+        actions = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
+        actions.add_widget(self.computer_button)
+        actions.add_widget(self.submit_button)
         self.status = WrapLabel(font_size=sp(15))
         self.key_label = WrapLabel(font_size=sp(13), color=(0.75, 0.77, 0.8, 1))
         self.finish_side(self.title, self.tray, self.problems, self.markers, Widget(), row, saves,
-                         self.status, self.submit_button, self.key_label)
+                         self.status, actions, self.key_label)
 
     def flexible_min(self) -> float:
         """Upright, the spacer under the tray takes no room."""
@@ -216,6 +222,12 @@ class SetupScreen(BoardScreen):
         self.root_app.command("setup", {"setup": dict(self.draft.placed)})
         self._say(N_("Setup sent to the referee..."))
 
+    def choose_opponent(self) -> None:
+        """Start the game again against the computer (at the other seat), or against a person."""
+        choice = computer_button(self.root_app.state.seat, self.root_app.state.computer_seat)
+        if choice:
+            self.root_app.command("new_game", choice[1])
+
     def _changed(self) -> None:
         self.refresh(self.root_app.state)
 
@@ -266,6 +278,9 @@ class SetupScreen(BoardScreen):
         self.submit_button.text = tr("Ready: send setup")
         self.key_label.text = own_key_text(tr, state.my_fingerprint)
         self.submit_button.disabled = bool(problems)
+        choice = computer_button(state.seat, state.computer_seat)
+        self.computer_button.text = tr(choice[0]) if choice else tr("Play the computer")
+        self.computer_button.disabled = choice is None
 
 
 class PlacingScreen(BoardScreen):

@@ -415,15 +415,16 @@ class SeatClient(SequencedClient):
         """Let the tablet with this key fingerprint (shown on it) take this seat; this tablet loses it."""
         return self.command(Command.APPROVE_PAIRING, fingerprint=fingerprint)
 
-    def new_game(self, moves_per_turn: int | None = None) -> str:
+    def new_game(self, moves_per_turn: int | None = None, computer: str | None = None,
+                 level: str | None = None) -> str:
         """Start a new game with the same seats once the game is over.
 
         moves_per_turn: 1 for Espionage's one-move option, 2 for its standard turns; None keeps
-        the setting of the game just played.
+        the setting of the game just played. computer: the seat the computer plays, "off" for two
+        people, None as before; level: its strength.
         """
-        if moves_per_turn is None:
-            return self.command(Command.NEW_GAME)
-        return self.command(Command.NEW_GAME, moves_per_turn=moves_per_turn)
+        args = {"moves_per_turn": moves_per_turn, "computer": computer, "level": level}
+        return self.command(Command.NEW_GAME, **{k: v for k, v in args.items() if v is not None})
 
     # -- credentials -------------------------------------------------------------------------
     def _load(self) -> dict:

@@ -49,6 +49,7 @@ from firmware_bridge.protocol.vocabulary import Command, CommandPayload, Phase, 
 VERSION = 1
 ROOT = f"arbiter/v{VERSION}"
 SEATS = ("red", "blue")
+COMPUTER_LEVELS = ("easy", "normal", "strong")  # firmware_bridge.bot.LEVELS (a test checks)
 QOS = 1
 # Public payloads larger than this are refused before parsing: no legitimate one comes close.
 MAX_PUBLIC_PAYLOAD = 64 * 1024
@@ -298,6 +299,7 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "referee_back": ((dict, type(None)), OPT, None),
         # The move to make on the board for the computer's seat (docs/mqtt.md), None otherwise.
         "computer_move": ((dict, type(None)), OPT, None),
+        "computer": ((str, type(None)), OPT, _one_of(*SEATS, None)),  # the seat the computer plays
         "notebook": ((bool,), OPT, None),  # false: the referee forbids the players' notebook view
         "at": ((int, float), OPT, None),
     },
@@ -411,7 +413,11 @@ COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
 }
 OPTIONAL_COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
     # Espionage's one-move option for the next game; omitted: the current game's setting.
-    Command.NEW_GAME: {"moves_per_turn": (INT, _one_of(1, 2))},
+    # Who plays the next game: "the computer" at one seat, or "off" (two people); its strength
+    # (firmware_bridge.bot.LEVELS, repeated here so the apps need not import the bot).
+    Command.NEW_GAME: {"moves_per_turn": (INT, _one_of(1, 2)),
+                       "computer": (STR, _one_of(*SEATS, "off")),
+                       "level": (STR, _one_of(*COMPUTER_LEVELS))},
     Command.REPLAY_LOAD: {"name": (STR, _length(0, 120))},  # the file's name, shown to the players
     Command.REPLAY_STEP: {"ply": (INT, _non_negative)},  # where a jump goes
 }

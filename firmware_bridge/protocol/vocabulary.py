@@ -128,9 +128,14 @@ class SetupArgs(TypedDict):
 
 
 class NewGameArgs(TypedDict, total=False):
-    """``new_game``: Espionage's one-move option for the next game (omitted: the current setting)."""
+    """``new_game``: Espionage's one-move option, and the computer's seat ("off": two people) and level.
+
+    Omitted: the current setting.
+    """
 
     moves_per_turn: int
+    computer: str
+    level: str
 
 
 class ReplayLoadArgs(TypedDict):

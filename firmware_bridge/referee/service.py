@@ -25,6 +25,7 @@ from firmware_bridge.board.snapshots import StableBoard
 from firmware_bridge.protocol import contract, crypto, signing
 from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.protocol.signing import PublicSigner
+from firmware_bridge.referee import computer_choice
 from firmware_bridge.referee.board_input import BoardWatcher, SensorFeed
 from firmware_bridge.referee.clocks import TimeControl
 from firmware_bridge.referee.computer_seat import CLIENT as COMPUTER_CLIENT
@@ -102,10 +103,8 @@ class Referee:
         self.online: dict[str, str] = {}  # client id -> role, from presence
         self.watcher = BoardWatcher(self._board_move, settings.volcano_markers_sensed)
         self.replay = ReplayDesk(self.session, settings.volcano_markers_sensed)  # a famous game
-        self.computer = (ComputerSeat(self.session, settings.computer, settings.computer_level)
-                         if settings.computer else None)  # computer_seat.py
-        if self.computer:
-            self.online[COMPUTER_CLIENT] = "seat"
+        self.computer: ComputerSeat | None = None  # computer_seat.py
+        self._follow_computer_choice()
         self.feed: SensorFeed | None = None
         self._last_check: dict | None = None
         self.problem: dict[str, str] | None = None  # what keeps the referee from ruling (storage)
@@ -237,6 +236,7 @@ class Referee:
         state["problem"] = self.problem
         state["referee_back"] = self.back
         state["computer_move"] = self.computer.public() if self.computer else None
+        state["computer"] = self.computer.seat if self.computer and self.computer.active else None
         state["notebook"] = self.settings.notebook_allowed
         self.link.publish(self.topics.state, self._signed(self.topics.state, "state", state), retain=True)
         for seat in contract.SEATS:
@@ -384,12 +384,29 @@ class Referee:
                 self._reply(seat, reply_topic, contract.reply(command["id"], False, error.code, error.message))
                 return
             self._storage_works()
+            if reply["ok"] and command["type"] == "new_game":
+                self._follow_computer_choice()  # the computer, if any, takes its seat and sets up now
             self._publish_rulings(rulings)
             if reply["ok"] and (command["type"] == "new_game" or executor is self.replay):
                 self._last_check = self.board_check()
                 self._publish_snapshots()
                 self._show_leds()
             self._reply(seat, reply_topic, reply)
+
+    def _follow_computer_choice(self) -> None:
+        """Seat the computer the current game names (computer_choice.py), unless it sits there already.
+
+        "off" leaves the seat paired to the computer's client until a tablet pairs it.
+        """
+        seat, level = computer_choice.chosen(self.session.computer_entry, self.settings.computer,
+                                             self.settings.computer_level)
+        if self.computer and (self.computer.seat, self.computer.level) == (seat, level):
+            return
+        self.computer = ComputerSeat(self.session, seat, level) if seat else None
+        if self.computer:
+            self.online[COMPUTER_CLIENT] = "seat"
+        else:
+            self.online.pop(COMPUTER_CLIENT, None)
 
     def _reply(self, seat: str, topic: str, reply: Mapping[str, Any]) -> None:
         channel = self._channel(seat)

@@ -63,6 +63,7 @@ from firmware_bridge.protocol.vocabulary import (
     SeatSummary,
     ruling_kind,
 )
+from firmware_bridge.referee import computer_choice
 from firmware_bridge.referee.clocks import GameClock, TimeControl
 from firmware_bridge.referee.game_options import game_variant, volcano_markers
 from firmware_bridge.referee.journal import Journal
@@ -111,6 +112,7 @@ class Session:
         self.now = now
         self.seats: dict[str, Seat] = {}
         self.game_id = ""
+        self.computer_entry: dict[str, str] = {}  # the game entry's computer choice (computer_choice.py)
         self._position: ExpectedPosition | None = None
         self._position_at: tuple[str, int, int] | None = None
         self._replay()
@@ -128,6 +130,7 @@ class Session:
         self.seq = 0
         self.draw_offer: str | None = None
         self.takeback_offer: str | None = None
+        self.computer_entry = {k: payload[k] for k in ("computer", "computer_level") if k in payload}
 
     @property
     def phase(self) -> Phase:
@@ -339,12 +342,14 @@ class Session:
 
     def new_game(self, variant: str | None = None, time_control: TimeControl | None = None,
                  moves_per_turn: int | None = None,
-                 volcanoes: tuple[Square, ...] | None = None) -> None:
+                 volcanoes: tuple[Square, ...] | None = None, computer: str | None = None,
+                 computer_level: str | None = None) -> None:
         """Journal and begin a new game in the setup phase (seats stay paired).
 
         moves_per_turn: 1 for Espionage's one-move option; None for the referee's default.
         The journal's game entry holds the variant's moves per turn and the volcanoes drawn, so a
-        replay after a crash rebuilds exactly this game.
+        replay after a crash rebuilds exactly this game. computer ("red", "blue", "off") and
+        computer_level: who plays it, kept in the entry too (None: as in the game before).
         """
         name = variant or self.default_variant
         control = time_control or self.default_time_control
@@ -354,7 +359,8 @@ class Session:
         if volcanoes is None:  # a replayed game brings its own (replay_desk.py)
             volcanoes = place_volcanoes(rules, self.rng)
         payload = {"variant": name, "moves_per_turn": rules.moves_per_turn,
-                   "volcanoes": [s.name for s in volcanoes], "time_control": control.to_dict()}
+                   "volcanoes": [s.name for s in volcanoes], "time_control": control.to_dict(),
+                   **computer_choice.game_entry(self.computer_entry, computer, computer_level)}
         game_id = uuid.uuid4().hex[:16]
         self.journal.append(game_id, JournalEntry.GAME.value, payload)
         self._reset(game_id, payload)
@@ -413,7 +419,8 @@ class Session:
             if items == Command.NEW_GAME:
                 self.new_game(moves_per_turn=command["args"].get(
                     "moves_per_turn",
-                    self.variant.moves_per_turn if self.variant.name == self.default_variant else None))
+                    self.variant.moves_per_turn if self.variant.name == self.default_variant else None),
+                    computer=command["args"].get("computer"), computer_level=command["args"].get("level"))
                 return self._answer(record, seat, counter, contract.reply(command_id, True, message=message,
                                                                           seq=0)), []
             try:
@@ -478,6 +485,9 @@ class Session:
                 game_variant(self.default_variant, option)
             except ValueError as error:
                 raise CommandError("invalid-option", str(error)) from None
+            refused = computer_choice.refusal(self.seats, seat, args.get("computer"))
+            if refused:
+                raise CommandError("invalid-option", refused)
             return Command.NEW_GAME, "new game" if option is None else f"new game, moves per turn: {option}"
         if phase != Phase.PLAYING:
             raise CommandError("wrong-phase", f"no game is being played (phase {phase})")

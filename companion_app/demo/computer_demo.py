@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion_app.demo.headless import ScriptedGame
+from companion_app.demo.headless import ScriptedGame, run_script
 from companion_app.demo.system import DemoSystem
 from companion_app.i18n.texts import computer_move_text
 from engine import Color, Move
@@ -65,17 +65,8 @@ def play_against_computer_headless(computer: str, level: str = "normal", plies: 
     system = DemoSystem(variant, computer=computer, computer_level=level)
     system.start()
     script = ComputerGame(system, computer, seed, say, language)
-    try:
-        say(f"Broker {system.broker.url}, board '{system.board_name}', the computer plays {computer} ({level}).")
-        script.pair()
-        script.setup()
-        script.play(plies)
-        script.finish()
-    finally:
-        script.stop()
-        system.stop()
-    if script.privacy_problems:
-        say("PRIVACY PROBLEM: " + "; ".join(script.privacy_problems[:5]))
+    intro = f"Broker {system.broker.url}, board '{system.board_name}', the computer plays {computer} ({level})."
+    if not run_script(system, script, plies, intro, say):
         return 1
     say(f"The computer's {script.computer_moves} moves were shown on the tablet and made on the board.")
     return 0

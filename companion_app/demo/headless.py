@@ -237,14 +237,12 @@ class ScriptedGame:
             tablet.client.stop()
 
 
-def play_headless(plies: int = 24, seed: int = 1, language: str = "en",
-                  say: Callable[[str], None] = print) -> int:
-    """Run the scripted game; 0 when it ended and no tablet ever held a hidden enemy rank."""
-    system = DemoSystem()
-    system.start()
-    script = ScriptedGame(system, seed, say, language)
+def run_script(system: DemoSystem, script: ScriptedGame, plies: int, intro: str,
+               say: Callable[[str], None]) -> bool:
+    """Pair, set up, play and finish ``script`` on the started ``system``, then stop both;
+    False (and said) when a tablet ever held a hidden enemy rank."""
     try:
-        say(f"Broker {system.broker.url}, board '{system.board_name}', referee running.")
+        say(intro)
         script.pair()
         script.setup()
         script.play(plies)
@@ -254,6 +252,18 @@ def play_headless(plies: int = 24, seed: int = 1, language: str = "en",
         system.stop()
     if script.privacy_problems:
         say("PRIVACY PROBLEM: " + "; ".join(script.privacy_problems[:5]))
+        return False
+    return True
+
+
+def play_headless(plies: int = 24, seed: int = 1, language: str = "en",
+                  say: Callable[[str], None] = print) -> int:
+    """Run the scripted game; 0 when it ended and no tablet ever held a hidden enemy rank."""
+    system = DemoSystem()
+    system.start()
+    script = ScriptedGame(system, seed, say, language)
+    if not run_script(system, script, plies,
+                      f"Broker {system.broker.url}, board '{system.board_name}', referee running.", say):
         return 1
     say(f"Privacy check: {script.privacy_checks} pieces in the tablets' views, "
         "no hidden enemy rank among them.")

@@ -7,6 +7,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from companion_app.i18n.catalog import RANKED_KINDS
@@ -137,7 +138,8 @@ class GameScreen(BoardScreen):
                                      halign="left") for c in ("red", "blue")}
         self.score_label = FitLabel(font_size=sp(16), size_hint_y=None, height=dp(24), markup=True)
 
-        buttons = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
+        # Four buttons side by side; upright (a narrow side panel) two rows of two.
+        buttons = GridLayout(cols=4, size_hint_y=None, height=dp(56), spacing=dp(6))
         self.draw_button = BigButton()
         self.takeback_button = BigButton()
         self.resign_button = BigButton(role="danger")
@@ -167,6 +169,12 @@ class GameScreen(BoardScreen):
     def flexible_min(self) -> float:
         """Upright, the messages get the room they need below the board (the board shrinks)."""
         return max(dp(90), self.message.height)
+
+    def _orient(self, *args: Any) -> None:
+        upright = self.height > self.width
+        self.buttons.cols = 2 if upright else 4
+        self.buttons.height = dp(56) * 2 + dp(6) if upright else dp(56)
+        super()._orient(*args)
 
     # -- commands -----------------------------------------------------------------------------
     def _toggle_notebook(self) -> None:

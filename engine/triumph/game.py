@@ -25,11 +25,12 @@ from engine.triumph.options import legal_actions as list_legal_actions
 from engine.triumph.pieces import FRENCH, Position, Unit, opponent
 from engine.triumph.positions import state_from_position
 from engine.triumph.rules import constants
+from engine.triumph.setup import SetupError, position_from_setups
 from engine.triumph.state import TriumphState, TurnState
+from engine.triumph.victory import OBJECTIVES, judge
 from engine.triumph.views import TriumphView, view
 
 Event = dict[str, Any]
-OBJECTIVES_PENDING = "objectives-pending"
 DEMORALISED = "demoralised"
 
 
@@ -64,6 +65,18 @@ class TriumphGame:
         battle_map = load_austerlitz()
         return cls(state_from_position(position, battle_map), battle_map, handle_secret)
 
+    @classmethod
+    def from_setups(cls, french: Any, allied: Any, handle_secret: str = "") -> TriumphGame:
+        """The game at 7:00 AM from both private set-ups (RB 6); SetupError (`nt-setup`) if
+        either breaks a set-up rule."""
+        battle_map = load_austerlitz()
+        position = position_from_setups(french, allied, battle_map)
+        try:
+            state = state_from_position(position, battle_map)
+        except TriumphError as error:  # capacity: the two set-ups are checked together here
+            raise SetupError(f"set-up: {error.message}", "nt-setup") from None
+        return cls(state, battle_map, handle_secret)
+
     def view(self, viewer: str | None) -> TriumphView:
         """What `viewer` ("french", "allied") or the public (None) may know now."""
         return view(self, viewer)
@@ -86,7 +99,10 @@ class TriumphGame:
     def legal_actions(self) -> list[Action]:
         """Legal actions now: every command and choice (a representative set for multi-part
         choices such as retreats and loss allocations); each passes `check`."""
-        return list_legal_actions(self)
+        battery = self.state.fixed_battery
+        return [a for a in list_legal_actions(self) if battery is None or battery not in (
+            [a.unit] if isinstance(a, UnitMove) else list(getattr(a, "units", ())) if isinstance(
+                a, (CorpsMove, DetachMove)) else [])]
 
     # --- check, push, undo -----------------------------------------------------------------
 
@@ -202,6 +218,9 @@ class TriumphGame:
         if action.side != state.to_move:
             raise self.refuse("nt-turn", f"it is the {state.to_move} player's turn")
         if isinstance(action, (CorpsMove, DetachMove, UnitMove)):
+            moving = [action.unit] if isinstance(action, UnitMove) else list(action.units)
+            if state.fixed_battery in moving:
+                raise self.refuse("nt-fixed-battery", "the fixed battery never moves")
             refusal = move_refusal(state, self.map, action)
             if refusal:
                 raise Refused(refusal)
@@ -234,8 +253,10 @@ class TriumphGame:
         state.turns_played += 1
         if state.to_move == FRENCH:
             if state.round >= constants().last_hour:
-                state.result = (None, OBJECTIVES_PENDING)
-                self.emit("game-end", winner=None, reason=OBJECTIVES_PENDING)
+                verdict = judge(state, self.map)
+                state.result = (verdict.winner, OBJECTIVES)
+                self.emit("game-end", winner=verdict.winner, reason=OBJECTIVES, why=verdict.why,
+                          control={k: list(v) for k, v in verdict.control.items()})
                 return
             state.round += 1
         state.to_move = opponent(state.to_move)
@@ -262,7 +283,14 @@ class TriumphGame:
         """None while the game goes on, else {"winner": side or None, "reason": ...}."""
         if self.state.result is None:
             return None
-        return {"winner": self.state.result[0], "reason": self.state.result[1]}
+        winner, reason = self.state.result
+        if reason == OBJECTIVES:
+            verdict = judge(self.state, self.map)
+            return {"winner": winner, "reason": reason, "why": verdict.why,
+                    "control": verdict.control}
+        loser = opponent(winner) if winner else None
+        return {"winner": winner, "reason": reason,
+                "why": f"the {loser} army is demoralised (morale 0)"}
 
     def position_of(self, unit_id: str) -> Position | None:
         """Where a unit stands (None once eliminated)."""

@@ -61,3 +61,14 @@ GUARD_BECOMES_LINE_AFTER_LOSS = True
 # 1.16 (M): a face revealed to the opponent is forgotten at the end of the player turn unless its
 # block stands alone in its position and corps.
 LONE_BLOCKS_STAY_KNOWN = True
+
+# 1.4 (M): the French place at most 6 detachments, each at most 2 steps (over passable borders)
+# from its corps' set-up locale; "next to a star locale" counts every shared border, passable
+# or not (the alternative: only passable ones).
+FRENCH_DETACHMENTS_MAX = 6
+DETACHMENT_REACH = 2
+
+# 1.14 (L, open question 6): a locale is controlled by a corps holding infantry or artillery
+# there, traced by road to a main-road entry through no enemy-occupied locale (the entry
+# included); the alternative counts any unit, detached ones too.
+CONTROL_NEEDS_CORPS_FOOT_OR_GUNS = True

@@ -84,6 +84,7 @@ class TriumphState:
     combats: list[dict[str, Any]] = field(default_factory=list)
     turns_played: int = 0
     reinforcements_entered: bool = False
+    fixed_battery: str | None = None  # the French artillery unit that never moves (1.4)
     # A read-only lookup of pieces by locale, set only while legal actions are listed (nothing
     # moves then); None otherwise, so that a stale index can never be read.
     index: dict[int, list[Unit]] | None = field(default=None, repr=False, compare=False)
@@ -115,7 +116,8 @@ class TriumphState:
             result=self.result, known=set(self.known),
             combats=[{k: dict(v) if isinstance(v, dict) else v for k, v in c.items()}
                      for c in self.combats],
-            turns_played=self.turns_played, reinforcements_entered=self.reinforcements_entered)
+            turns_played=self.turns_played, reinforcements_entered=self.reinforcements_entered,
+            fixed_battery=self.fixed_battery)
 
     def units_at(self, position: Position) -> list[Unit]:
         """Units standing in one position, in id order."""

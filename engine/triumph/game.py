@@ -24,6 +24,7 @@ from engine.triumph.options import decision_options
 from engine.triumph.options import legal_actions as list_legal_actions
 from engine.triumph.pieces import FRENCH, Position, Unit, opponent
 from engine.triumph.positions import state_from_position
+from engine.triumph.reinforcements import apply_entry, entry_actions, entry_refusal
 from engine.triumph.rules import constants
 from engine.triumph.setup import SetupError, position_from_setups
 from engine.triumph.state import TriumphState, TurnState
@@ -100,9 +101,13 @@ class TriumphGame:
         """Legal actions now: every command and choice (a representative set for multi-part
         choices such as retreats and loss allocations); each passes `check`."""
         battery = self.state.fixed_battery
-        return [a for a in list_legal_actions(self) if battery is None or battery not in (
+        found = [a for a in list_legal_actions(self) if battery is None or battery not in (
             [a.unit] if isinstance(a, UnitMove) else list(getattr(a, "units", ())) if isinstance(
                 a, (CorpsMove, DetachMove)) else [])]
+        if self.state.attack is None and self.state.result is None:
+            found += [a for a in entry_actions(self.state, self.map, self.state.to_move)
+                      if self.check(a) is None]
+        return found
 
     # --- check, push, undo -----------------------------------------------------------------
 
@@ -217,7 +222,12 @@ class TriumphGame:
             return
         if action.side != state.to_move:
             raise self.refuse("nt-turn", f"it is the {state.to_move} player's turn")
-        if isinstance(action, (CorpsMove, DetachMove, UnitMove)):
+        if isinstance(action, CorpsMove) and action.entry is not None:
+            refusal = entry_refusal(state, self.map, action)
+            if refusal:
+                raise Refused(refusal)
+            apply_entry(self, action)
+        elif isinstance(action, (CorpsMove, DetachMove, UnitMove)):
             moving = [action.unit] if isinstance(action, UnitMove) else list(action.units)
             if state.fixed_battery in moving:
                 raise self.refuse("nt-fixed-battery", "the fixed battery never moves")

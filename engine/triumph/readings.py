@@ -72,3 +72,7 @@ DETACHMENT_REACH = 2
 # there, traced by road to a main-road entry through no enemy-occupied locale (the entry
 # included); the alternative counts any unit, detached ones too.
 CONTROL_NEEDS_CORPS_FOOT_OR_GUNS = True
+
+# 1.8 (M): a reinforcement corps enters whole by one Corps Move along its entry road (the
+# alternative lets part of it enter and the rest wait off the map as detached units).
+REINFORCEMENT_CORPS_ENTERS_WHOLE = True

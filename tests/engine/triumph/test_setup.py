@@ -135,3 +135,19 @@ def test_a_locale_holds_no_more_than_its_capacity() -> None:
     for unit in [u for u in setup["units"] if u.get("commander") == "Vandamme"][1:]:
         unit["from"], unit["at"] = unit.pop("commander"), "R71"  # 71 holds 4; fd2 is there
     assert "locale 71 holds more than its 4 units" in refusal(setup)
+
+
+def test_a_record_may_start_from_both_setups() -> None:
+    from engine.records import RecordError
+    from engine.triumph.records import check_triumph_record
+
+    record = {"game": "napoleons-triumph", "scenario": "2dec",
+              "setup": {"french": french_setup(), "allied": allied_setup()},
+              "actions": [{"side": "allied", "type": "end_turn"},
+                          {"side": "french", "type": "unit_move", "unit": "fb", "to": "R63"}]}
+    verdict = check_triumph_record(record)
+    assert verdict["applied"] == 1 and verdict["illegal"]["rule"] == "nt-fixed-battery"
+    assert verdict["units"]["f-davo-0"] == {"strength": 3, "at": None}
+    record["setup"]["french"]["fixed_battery"] = None  # type: ignore[index]
+    with pytest.raises(RecordError, match="fixed battery"):
+        check_triumph_record(record)

@@ -18,6 +18,7 @@ from engine.triumph.actions import (
     UnitMove,
 )
 from engine.triumph.commands import apply_attach, apply_move, attach_refusal, move_refusal
+from engine.triumph.elite import commit as commit_elite
 from engine.triumph.errors import TriumphError
 from engine.triumph.mapdata import BattleMap, load_austerlitz
 from engine.triumph.options import decision_options
@@ -104,6 +105,8 @@ class TriumphGame:
         found = [a for a in list_legal_actions(self) if battery is None or battery not in (
             [a.unit] if isinstance(a, UnitMove) else list(getattr(a, "units", ())) if isinstance(
                 a, (CorpsMove, DetachMove)) else [])]
+        if self.state.attack is not None and self.state.attack.guard_attack:
+            found = [a for a in found if self.check(a) is None]
         if self.state.attack is None and self.state.result is None:
             found += [a for a in entry_actions(self.state, self.map, self.state.to_move)
                       if self.check(a) is None]
@@ -174,6 +177,8 @@ class TriumphGame:
     def lose_steps(self, unit_id: str, steps: int, why: str) -> int:
         """Replace a block by one `steps` strength lower (or eliminate it); steps really lost."""
         unit = self.state.units[unit_id]
+        if steps > 0 and unit.at is not None:
+            commit_elite(self, [unit_id], "loss")
         lost = 0
         while steps > lost and unit.at is not None:
             reduced = unit.face.reduced()

@@ -76,3 +76,7 @@ CONTROL_NEEDS_CORPS_FOOT_OR_GUNS = True
 # 1.8 (M): a reinforcement corps enters whole by one Corps Move along its entry road (the
 # alternative lets part of it enter and the rest wait off the map as detached units).
 REINFORCEMENT_CORPS_ENTERS_WHOLE = True
+
+# 1.13 (M): the elite commitment costs cannot take morale below 1; a failed Guard Attack's 3
+# can (it may demoralise).
+ELITE_COST_MORALE_FLOOR = 1

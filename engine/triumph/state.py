@@ -62,6 +62,7 @@ class AttackState:
     feint: bool = False
     before_combat: bool = False
     artillery_led: bool = False
+    guard_attack: bool = False
 
     def copy(self) -> AttackState:
         """An independent copy (every list and dict copied; orders are immutable)."""
@@ -85,6 +86,8 @@ class TriumphState:
     turns_played: int = 0
     reinforcements_entered: bool = False
     fixed_battery: str | None = None  # the French artillery unit that never moves (1.4)
+    elite_committed: set[str] = field(default_factory=set)  # "side:guard", "side:heavy_cavalry"
+    guard_attacks_barred: set[str] = field(default_factory=set)  # sides whose Guard Attack failed
     # A read-only lookup of pieces by locale, set only while legal actions are listed (nothing
     # moves then); None otherwise, so that a stale index can never be read.
     index: dict[int, list[Unit]] | None = field(default=None, repr=False, compare=False)
@@ -117,7 +120,8 @@ class TriumphState:
             combats=[{k: dict(v) if isinstance(v, dict) else v for k, v in c.items()}
                      for c in self.combats],
             turns_played=self.turns_played, reinforcements_entered=self.reinforcements_entered,
-            fixed_battery=self.fixed_battery)
+            fixed_battery=self.fixed_battery, elite_committed=set(self.elite_committed),
+            guard_attacks_barred=set(self.guard_attacks_barred))
 
     def units_at(self, position: Position) -> list[Unit]:
         """Units standing in one position, in id order."""

@@ -24,7 +24,7 @@ from engine.triumph.actions import (
 from engine.triumph.combat import initial_result
 from engine.triumph.commands import corps_units_refusal, independent_command_refusal
 from engine.triumph.elite import RULE as GUARD_RULE
-from engine.triumph.elite import check_guard_leaders, check_guard_threat
+from engine.triumph.elite import artillery_fire_refusal, check_guard_leaders, check_guard_threat
 from engine.triumph.elite import commit as commit_elite
 from engine.triumph.orders import check_orders, spend_orders
 from engine.triumph.pieces import ARTILLERY, CAVALRY, Position, opponent
@@ -336,10 +336,16 @@ def _attack(game: TriumphGame, attack: AttackState, action: Attack) -> None:
         defence_leaders = [action.engage]
     elif action.engage is not None:
         raise game.refuse("nt-leaders", "engage only in a narrow attack on two defence leaders")
+    artillery_led = bool(leaders) and state.units[leaders[0]].face.type == ARTILLERY
+    fire_refusal = artillery_fire_refusal(game, attack, artillery_led, attackers)
+    if fire_refusal:
+        raise game.refuse(fire_refusal.rule, fire_refusal.message)
     spend_orders(game, attack, action.orders)
     attack.defence_leaders = defence_leaders
     attack.attack_leaders, attack.wide = list(leaders), action.wide
-    attack.artillery_led = bool(leaders) and state.units[leaders[0]].face.type == ARTILLERY
+    attack.artillery_led = artillery_led
+    if artillery_led:
+        state.artillery_fire[(attack.attack_locale, attack.defence_locale)] = state.round
     game.reveal(leaders, "attack leader")
     commit_elite(game, [*leaders, *defence_leaders], "leader")
     attack.initial = initial_result([state.units[u].face for u in leaders],

@@ -105,7 +105,9 @@ class TriumphGame:
         found = [a for a in list_legal_actions(self) if battery is None or battery not in (
             [a.unit] if isinstance(a, UnitMove) else list(getattr(a, "units", ())) if isinstance(
                 a, (CorpsMove, DetachMove)) else [])]
-        if self.state.attack is not None and self.state.attack.guard_attack:
+        if self.state.attack is not None:
+            # Guard Attacks, the fixed battery and the repeat-fire limit refuse some choices
+            # the listing offers: the few choices inside an attack are checked one by one.
             found = [a for a in found if self.check(a) is None]
         if self.state.attack is None and self.state.result is None:
             found += [a for a in entry_actions(self.state, self.map, self.state.to_move)

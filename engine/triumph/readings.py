@@ -80,3 +80,8 @@ REINFORCEMENT_CORPS_ENTERS_WHOLE = True
 # 1.13 (M): the elite commitment costs cannot take morale below 1; a failed Guard Attack's 3
 # can (it may demoralise).
 ELITE_COST_MORALE_FLOOR = 1
+
+# 1.13 / RB 11 step 5 (M, open question 4, as TT reads it): artillery may not lead attacks
+# across the same approach in consecutive rounds unless it fires down from a hill onto a
+# locale that is not one (False: no such limit).
+ARTILLERY_REPEAT_FIRE_LIMIT = True

@@ -88,6 +88,8 @@ class TriumphState:
     fixed_battery: str | None = None  # the French artillery unit that never moves (1.4)
     elite_committed: set[str] = field(default_factory=set)  # "side:guard", "side:heavy_cavalry"
     guard_attacks_barred: set[str] = field(default_factory=set)  # sides whose Guard Attack failed
+    # (attack locale, defence locale) -> the round artillery last led an attack across it
+    artillery_fire: dict[tuple[int, int], int] = field(default_factory=dict)
     # A read-only lookup of pieces by locale, set only while legal actions are listed (nothing
     # moves then); None otherwise, so that a stale index can never be read.
     index: dict[int, list[Unit]] | None = field(default=None, repr=False, compare=False)
@@ -121,7 +123,8 @@ class TriumphState:
                      for c in self.combats],
             turns_played=self.turns_played, reinforcements_entered=self.reinforcements_entered,
             fixed_battery=self.fixed_battery, elite_committed=set(self.elite_committed),
-            guard_attacks_barred=set(self.guard_attacks_barred))
+            guard_attacks_barred=set(self.guard_attacks_barred),
+            artillery_fire=dict(self.artillery_fire))
 
     def units_at(self, position: Position) -> list[Unit]:
         """Units standing in one position, in id order."""

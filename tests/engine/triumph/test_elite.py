@@ -72,3 +72,52 @@ def test_a_failed_guard_attack_costs_3_more_and_bars_further_guard_attacks() -> 
     play(g, act("french", "end_turn"), act("allied", "end_turn"))
     refusal = g.check(act("french", "threat", from_=95, into=108, guard="g1"))
     assert refusal is not None and "may declare no more" in refusal.message
+
+
+def artillery_duel(attack_locale: int, defence_locale: int, fixed: bool = False):
+    a, d = attack_locale, defence_locale
+    g = game([unit("x", "french", "A1", f"{a}>{d}"), unit("y", "french", "I2", f"{a}>{d}"),
+              unit("b", "allied", "I3", f"{d}>{a}"), unit("c", "allied", "C2", f"{d}>{a}")])
+    if fixed:
+        g.state.fixed_battery = "x"
+    return g
+
+
+def fire(g, a: int, d: int, leaders: tuple[str, ...] = ("x",), unit_id: str = "x"):
+    play(g, act("french", "threat", from_=a, into=d), act("french", "press"),
+         act("allied", "defence_leaders", units=["b"]))
+    return act("french", "attack", orders=[{"type": "unit_move", "unit": unit_id}],
+               leaders=list(leaders))
+
+
+def test_artillery_may_not_lead_across_one_approach_in_consecutive_rounds() -> None:
+    # RB 11 step 5 as the reconstruction reads it (M): 95 and 108 are not hills
+    g = artillery_duel(95, 108)
+    play(g, fire(g, 95, 108), act("allied", "counter_attack", units=[]),
+         act("french", "end_turn"), act("allied", "end_turn"))
+    assert refusal_rule(g, fire(g, 95, 108)) == "nt-artillery"
+    g.pop(), g.pop(), g.pop()  # back to the start of the French turn of round 8
+    play(g, act("french", "end_turn"), act("allied", "end_turn"))
+    assert refusal_rule(g, fire(g, 95, 108)) is None  # round 9: two rounds later
+
+
+def test_artillery_firing_down_from_a_hill_may_repeat() -> None:
+    # 24 is a hill, 38 is not
+    g = artillery_duel(24, 38)
+    play(g, fire(g, 24, 38), act("allied", "counter_attack", units=[]),
+         act("french", "end_turn"), act("allied", "end_turn"))
+    assert refusal_rule(g, fire(g, 24, 38)) is None
+
+
+def test_the_fixed_battery_attacks_only_by_leading_with_its_fire() -> None:
+    g = artillery_duel(95, 108, fixed=True)
+    attack = fire(g, 95, 108, leaders=())
+    assert refusal_rule(g, attack) == "nt-fixed-battery"
+
+
+def test_legal_actions_inside_such_attacks_all_pass_check() -> None:
+    g = artillery_duel(95, 108, fixed=True)
+    play(g, act("french", "threat", from_=95, into=108), act("french", "press"),
+         act("allied", "defence_leaders", units=["b"]))
+    options = g.legal_actions()
+    assert options and all(g.check(a) is None for a in options)

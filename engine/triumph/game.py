@@ -101,15 +101,12 @@ class TriumphGame:
     def legal_actions(self) -> list[Action]:
         """Legal actions now: every command and choice (a representative set for multi-part
         choices such as retreats and loss allocations); each passes `check`."""
-        battery = self.state.fixed_battery
-        found = [a for a in list_legal_actions(self) if battery is None or battery not in (
-            [a.unit] if isinstance(a, UnitMove) else list(getattr(a, "units", ())) if isinstance(
-                a, (CorpsMove, DetachMove)) else [])]
-        if self.state.attack is not None:
-            # Guard Attacks, the fixed battery and the repeat-fire limit refuse some choices
-            # the listing offers: the few choices inside an attack are checked one by one.
-            found = [a for a in found if self.check(a) is None]
+        found = list_legal_actions(self)
         if self.state.attack is None and self.state.result is None:
+            # commands are listed by the movement rules alone: drop moves of the fixed battery
+            battery = self.state.fixed_battery
+            found = [a for a in found if battery is None or not isinstance(
+                a, (CorpsMove, DetachMove, UnitMove)) or battery not in _moving(a)]
             found += [a for a in entry_actions(self.state, self.map, self.state.to_move)
                       if self.check(a) is None]
         return found
@@ -235,8 +232,7 @@ class TriumphGame:
                 raise Refused(refusal)
             apply_entry(self, action)
         elif isinstance(action, (CorpsMove, DetachMove, UnitMove)):
-            moving = [action.unit] if isinstance(action, UnitMove) else list(action.units)
-            if state.fixed_battery in moving:
+            if state.fixed_battery in _moving(action):
                 raise self.refuse("nt-fixed-battery", "the fixed battery never moves")
             refusal = move_refusal(state, self.map, action)
             if refusal:
@@ -312,6 +308,11 @@ class TriumphGame:
     def position_of(self, unit_id: str) -> Position | None:
         """Where a unit stands (None once eliminated)."""
         return self.state.units[unit_id].at
+
+
+def _moving(action: CorpsMove | DetachMove | UnitMove) -> list[str]:
+    """The units a move command moves."""
+    return [action.unit] if isinstance(action, UnitMove) else list(action.units)
 
 
 def _trial_copy(state: TriumphState) -> TriumphState:

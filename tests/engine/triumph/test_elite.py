@@ -116,8 +116,13 @@ def test_the_fixed_battery_attacks_only_by_leading_with_its_fire() -> None:
 
 
 def test_legal_actions_inside_such_attacks_all_pass_check() -> None:
-    g = artillery_duel(95, 108, fixed=True)
-    play(g, act("french", "threat", from_=95, into=108), act("french", "press"),
-         act("allied", "defence_leaders", units=["b"]))
+    # the listing offers line leaders and feints; in a Guard Attack none of them is legal
+    g = battle(attack=GUARD_CORPS)
+    play(g, act("french", "threat", from_=95, into=108, guard="g1"),
+         act("allied", "defend", units=["p1", "p2"]))
+    options = g.legal_actions()
+    assert options and all(g.check(a) is None for a in options)
+    assert all(a.type != "feint" for a in options)
+    play(g, act("french", "press"), act("allied", "defence_leaders", units=["p1"]))
     options = g.legal_actions()
     assert options and all(g.check(a) is None for a in options)

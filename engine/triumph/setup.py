@@ -85,7 +85,7 @@ def check_setup(side: str, setup: Any, battle_map: BattleMap
     for item in units:
         name, origin = item.get("commander"), item.get("from")
         corps = name if name is not None else origin
-        if corps not in mine:
+        if not isinstance(corps, str) or corps not in mine:
             raise _refuse(side, f"{item.get('id')} belongs to no {side} commander")
         sizes[corps] += 1
         at = _position(side, item.get("at"), battle_map)
@@ -128,15 +128,17 @@ def _check_army(side: str, units: list[dict[str, Any]]) -> None:
     ids = [u.get("id") for u in units]
     if not all(isinstance(i, str) and i for i in ids) or len(set(ids)) != len(ids):
         raise _refuse(side, "unit ids must be distinct strings")
+    if not all(isinstance(u.get("guard", False), bool) for u in units):
+        raise _refuse(side, "guard is true or false")
     wanted: Counter[tuple[Any, Any, Any]] = Counter()
     for face in raw_order_of_battle()["armies"][side]:
         wanted[(face["type"], face["strength"], face["guard"])] += face["count"]
     given = Counter((u.get("type"), u.get("strength"), bool(u.get("guard", False)))
                     for u in units)
     if given != wanted:
-        missing = sorted(f"{k[0]}-{k[1]}{' Guard' if k[2] else ''} x{n}"
+        missing = sorted(f"{k[0]}-{k[1]!r}{' Guard' if k[2] else ''} x{n}"
                          for k, n in (wanted - given).items())
-        extra = sorted(f"{k[0]}-{k[1]}{' Guard' if k[2] else ''} x{n}"
+        extra = sorted(f"{k[0]}-{k[1]!r}{' Guard' if k[2] else ''} x{n}"
                        for k, n in (given - wanted).items())
         raise _refuse(side, f"the army must be the order of battle (missing: "
                             f"{', '.join(missing) or 'none'}; not in it: {', '.join(extra) or 'none'})")

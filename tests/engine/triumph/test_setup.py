@@ -151,3 +151,17 @@ def test_a_record_may_start_from_both_setups() -> None:
     record["setup"]["french"]["fixed_battery"] = None  # type: ignore[index]
     with pytest.raises(RecordError, match="fixed battery"):
         check_triumph_record(record)
+
+
+def test_malformed_setups_are_refused_not_crashing() -> None:
+    for broken in ("nonsense", {"commanders": {}}, {**french_setup(), "units": "all"}):
+        assert refusal(broken)  # type: ignore[arg-type]
+    setup = french_setup()
+    setup["units"][0]["guard"] = "yes"
+    assert "guard is true or false" in refusal(setup)
+    setup = french_setup()
+    setup["units"][2]["commander"] = ["Bessières"]
+    assert "belongs to no french commander" in refusal(setup)
+    setup = french_setup()
+    setup["units"][1]["id"] = setup["units"][0]["id"]
+    assert "distinct" in refusal(setup)

@@ -86,6 +86,7 @@ class CorpsMove(Action):
     units: tuple[str, ...]
     to: Position
     road: tuple[int, ...] | None = None
+    entry: str | None = None  # the entry road of a reinforcement corps coming on the map
     type: ClassVar[str] = "corps_move"
 
 
@@ -274,7 +275,7 @@ def _read_field(cls: type[Action], name: str, value: Any) -> Any:
         return Position.parse(value)
     if name in ("units", "commanders", "leaders"):
         return _texts(value)
-    if name in ("commander", "unit", "guard", "engage", "end"):
+    if name in ("commander", "unit", "guard", "engage", "end", "entry"):
         if not isinstance(value, str):
             raise TriumphError(f"{kind}.{name} must be a string")
         return value

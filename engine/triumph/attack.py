@@ -23,6 +23,9 @@ from engine.triumph.actions import (
 )
 from engine.triumph.combat import initial_result
 from engine.triumph.commands import corps_units_refusal, independent_command_refusal
+from engine.triumph.elite import RULE as GUARD_RULE
+from engine.triumph.elite import artillery_fire_refusal, check_guard_leaders, check_guard_threat
+from engine.triumph.elite import commit as commit_elite
 from engine.triumph.orders import check_orders, spend_orders
 from engine.triumph.pieces import ARTILLERY, CAVALRY, Position, opponent
 from engine.triumph.resolution import (
@@ -72,8 +75,6 @@ def apply_threat(game: TriumphGame, action: Threat) -> None:
     """Step 1: check the threat, open the attack and, with blockers, record their defence."""
     state, battle_map = game.state, game.map
     side = action.side
-    if action.guard is not None:
-        raise game.refuse("nt-attack", "Guard Attacks come with the elite-unit rules (M2)")
     if action.from_ not in battle_map.locales or action.into not in battle_map.locales:
         raise game.refuse("nt-attack", "threaten from a locale into a locale of the map")
     if state.occupant(action.from_) != side:
@@ -89,9 +90,17 @@ def apply_threat(game: TriumphGame, action: Threat) -> None:
     if not attack_candidates(game, side, action.from_, action.into):
         raise game.refuse("nt-attack", f"no unit in R{action.from_} or {action.from_}>"
                                        f"{action.into} can still be commanded to attack")
-    attack = AttackState(side, opponent(side), action.from_, action.into)
+    if action.guard is not None:
+        problem = check_guard_threat(game, side, action.guard, action.from_, action.into)
+        if problem:
+            raise game.refuse(GUARD_RULE, problem)
+    attack = AttackState(side, opponent(side), action.from_, action.into,
+                         guard_attack=action.guard is not None)
     state.attack = attack
-    game.emit("threat", side=side, attack_locale=action.from_, defence_locale=action.into)
+    game.emit("threat", side=side, attack_locale=action.from_, defence_locale=action.into,
+              guard=action.guard)
+    if action.guard is not None:
+        game.reveal([action.guard], "Guard Attack announced")
     blockers = [u.id for u in state.units_at(Position(action.into, action.from_))]
     if blockers and readings.BLOCKERS_DEFEND_AUTOMATICALLY:
         attack.defenders, attack.blocked = blockers, True
@@ -171,6 +180,7 @@ def _retreat(game: TriumphGame, attack: AttackState, action: Retreat) -> None:
     before_combat = attack.step == "response"
     plan = retreat_plan(state, game.map, attack)
     game.reveal(plan.units, "retreat")
+    commit_elite(game, plan.units, "retreat")
     losses = dict(action.losses)
     lost = 0
     for unit_id in plan.artillery:
@@ -216,6 +226,8 @@ def _retreat(game: TriumphGame, attack: AttackState, action: Retreat) -> None:
 
 
 def _feint(game: TriumphGame, attack: AttackState, action: Feint) -> None:
+    if attack.guard_attack:
+        raise game.refuse(GUARD_RULE, "a Guard Attack cannot be a feint")
     if action.end not in ("approach", "reserve"):
         raise game.refuse("nt-attack", "a feint ends on the approach or in the reserve")
     start = check_orders(game, attack, action.orders)
@@ -309,6 +321,9 @@ def _attack(game: TriumphGame, attack: AttackState, action: Attack) -> None:
             raise game.refuse("nt-leaders", "two leaders must be of the same type")
         if first.guard != second.guard:
             raise game.refuse("nt-leaders", "a Guard unit leads only beside a Guard unit")
+    problem = check_guard_leaders(game, attack, leaders)
+    if problem:
+        raise game.refuse(GUARD_RULE, problem)
     capacity = game.map.locales[attack.defence_locale].capacity
     if len(attackers) > capacity:
         raise game.refuse("nt-capacity", f"{len(attackers)} attackers do not fit "
@@ -321,14 +336,22 @@ def _attack(game: TriumphGame, attack: AttackState, action: Attack) -> None:
         defence_leaders = [action.engage]
     elif action.engage is not None:
         raise game.refuse("nt-leaders", "engage only in a narrow attack on two defence leaders")
+    artillery_led = bool(leaders) and state.units[leaders[0]].face.type == ARTILLERY
+    fire_refusal = artillery_fire_refusal(game, attack, artillery_led, attackers)
+    if fire_refusal:
+        raise game.refuse(fire_refusal.rule, fire_refusal.message)
     spend_orders(game, attack, action.orders)
     attack.defence_leaders = defence_leaders
     attack.attack_leaders, attack.wide = list(leaders), action.wide
-    attack.artillery_led = bool(leaders) and state.units[leaders[0]].face.type == ARTILLERY
+    attack.artillery_led = artillery_led
+    if artillery_led:
+        state.artillery_fire[(attack.attack_locale, attack.defence_locale)] = state.round
     game.reveal(leaders, "attack leader")
+    commit_elite(game, [*leaders, *defence_leaders], "leader")
     attack.initial = initial_result([state.units[u].face for u in leaders],
                                     [state.units[u].face for u in defence_leaders],
-                                    attack.blocked, border.symbols_of(attack.defence_locale))
+                                    attack.blocked, border.symbols_of(attack.defence_locale),
+                                    guard_attack=attack.guard_attack)
     game.emit("attack", side=attack.attacker, units=attackers, leaders=list(leaders),
               wide=action.wide, engaged=defence_leaders, initial=attack.initial)
     if any(u not in defence_leaders for u in attack.defenders):

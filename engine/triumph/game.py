@@ -18,18 +18,21 @@ from engine.triumph.actions import (
     UnitMove,
 )
 from engine.triumph.commands import apply_attach, apply_move, attach_refusal, move_refusal
+from engine.triumph.elite import commit as commit_elite
 from engine.triumph.errors import TriumphError
 from engine.triumph.mapdata import BattleMap, load_austerlitz
 from engine.triumph.options import decision_options
 from engine.triumph.options import legal_actions as list_legal_actions
 from engine.triumph.pieces import FRENCH, Position, Unit, opponent
 from engine.triumph.positions import state_from_position
+from engine.triumph.reinforcements import apply_entry, entry_actions, entry_refusal
 from engine.triumph.rules import constants
+from engine.triumph.setup import SetupError, position_from_setups
 from engine.triumph.state import TriumphState, TurnState
+from engine.triumph.victory import OBJECTIVES, judge
 from engine.triumph.views import TriumphView, view
 
 Event = dict[str, Any]
-OBJECTIVES_PENDING = "objectives-pending"
 DEMORALISED = "demoralised"
 
 
@@ -64,6 +67,18 @@ class TriumphGame:
         battle_map = load_austerlitz()
         return cls(state_from_position(position, battle_map), battle_map, handle_secret)
 
+    @classmethod
+    def from_setups(cls, french: Any, allied: Any, handle_secret: str = "") -> TriumphGame:
+        """The game at 7:00 AM from both private set-ups (RB 6); SetupError (`nt-setup`) if
+        either breaks a set-up rule."""
+        battle_map = load_austerlitz()
+        position = position_from_setups(french, allied, battle_map)
+        try:
+            state = state_from_position(position, battle_map)
+        except TriumphError as error:  # capacity: the two set-ups are checked together here
+            raise SetupError(f"set-up: {error.message}", "nt-setup") from None
+        return cls(state, battle_map, handle_secret)
+
     def view(self, viewer: str | None) -> TriumphView:
         """What `viewer` ("french", "allied") or the public (None) may know now."""
         return view(self, viewer)
@@ -86,7 +101,15 @@ class TriumphGame:
     def legal_actions(self) -> list[Action]:
         """Legal actions now: every command and choice (a representative set for multi-part
         choices such as retreats and loss allocations); each passes `check`."""
-        return list_legal_actions(self)
+        found = list_legal_actions(self)
+        if self.state.attack is None and self.state.result is None:
+            # commands are listed by the movement rules alone: drop moves of the fixed battery
+            battery = self.state.fixed_battery
+            found = [a for a in found if battery is None or not isinstance(
+                a, (CorpsMove, DetachMove, UnitMove)) or battery not in _moving(a)]
+            found += [a for a in entry_actions(self.state, self.map, self.state.to_move)
+                      if self.check(a) is None]
+        return found
 
     # --- check, push, undo -----------------------------------------------------------------
 
@@ -153,6 +176,8 @@ class TriumphGame:
     def lose_steps(self, unit_id: str, steps: int, why: str) -> int:
         """Replace a block by one `steps` strength lower (or eliminate it); steps really lost."""
         unit = self.state.units[unit_id]
+        if steps > 0 and unit.at is not None:
+            commit_elite(self, [unit_id], "loss")
         lost = 0
         while steps > lost and unit.at is not None:
             reduced = unit.face.reduced()
@@ -201,7 +226,14 @@ class TriumphGame:
             return
         if action.side != state.to_move:
             raise self.refuse("nt-turn", f"it is the {state.to_move} player's turn")
-        if isinstance(action, (CorpsMove, DetachMove, UnitMove)):
+        if isinstance(action, CorpsMove) and action.entry is not None:
+            refusal = entry_refusal(state, self.map, action)
+            if refusal:
+                raise Refused(refusal)
+            apply_entry(self, action)
+        elif isinstance(action, (CorpsMove, DetachMove, UnitMove)):
+            if state.fixed_battery in _moving(action):
+                raise self.refuse("nt-fixed-battery", "the fixed battery never moves")
             refusal = move_refusal(state, self.map, action)
             if refusal:
                 raise Refused(refusal)
@@ -234,8 +266,10 @@ class TriumphGame:
         state.turns_played += 1
         if state.to_move == FRENCH:
             if state.round >= constants().last_hour:
-                state.result = (None, OBJECTIVES_PENDING)
-                self.emit("game-end", winner=None, reason=OBJECTIVES_PENDING)
+                verdict = judge(state, self.map)
+                state.result = (verdict.winner, OBJECTIVES)
+                self.emit("game-end", winner=verdict.winner, reason=OBJECTIVES, why=verdict.why,
+                          control={k: list(v) for k, v in verdict.control.items()})
                 return
             state.round += 1
         state.to_move = opponent(state.to_move)
@@ -262,11 +296,23 @@ class TriumphGame:
         """None while the game goes on, else {"winner": side or None, "reason": ...}."""
         if self.state.result is None:
             return None
-        return {"winner": self.state.result[0], "reason": self.state.result[1]}
+        winner, reason = self.state.result
+        if reason == OBJECTIVES:
+            verdict = judge(self.state, self.map)
+            return {"winner": winner, "reason": reason, "why": verdict.why,
+                    "control": verdict.control}
+        loser = opponent(winner) if winner else None
+        return {"winner": winner, "reason": reason,
+                "why": f"the {loser} army is demoralised (morale 0)"}
 
     def position_of(self, unit_id: str) -> Position | None:
         """Where a unit stands (None once eliminated)."""
         return self.state.units[unit_id].at
+
+
+def _moving(action: CorpsMove | DetachMove | UnitMove) -> list[str]:
+    """The units a move command moves."""
+    return [action.unit] if isinstance(action, UnitMove) else list(action.units)
 
 
 def _trial_copy(state: TriumphState) -> TriumphState:

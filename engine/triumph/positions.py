@@ -62,6 +62,12 @@ def state_from_position(data: Any, battle_map: BattleMap) -> TriumphState:
     state = TriumphState(units, commanders, dict(morale), round_, to_move,
                          reinforcements_entered=bool(data.get("reinforcements_entered", False)))
     _check_consistency(state, battle_map)
+    battery = data.get("fixed_battery")
+    if battery is not None:
+        unit = units.get(battery) if isinstance(battery, str) else None
+        if unit is None or unit.side != "french" or unit.face.type != "artillery":
+            raise TriumphError("fixed_battery must name a French artillery unit")
+        state.fixed_battery = battery
     return state
 
 

@@ -61,3 +61,27 @@ GUARD_BECOMES_LINE_AFTER_LOSS = True
 # 1.16 (M): a face revealed to the opponent is forgotten at the end of the player turn unless its
 # block stands alone in its position and corps.
 LONE_BLOCKS_STAY_KNOWN = True
+
+# 1.4 (M): the French place at most 6 detachments, each at most 2 steps (over passable borders)
+# from its corps' set-up locale; "next to a star locale" counts every shared border, passable
+# or not (the alternative: only passable ones).
+FRENCH_DETACHMENTS_MAX = 6
+DETACHMENT_REACH = 2
+
+# 1.14 (L, open question 6): a locale is controlled by a corps holding infantry or artillery
+# there, traced by road to a main-road entry through no enemy-occupied locale (the entry
+# included); the alternative counts any unit, detached ones too.
+CONTROL_NEEDS_CORPS_FOOT_OR_GUNS = True
+
+# 1.8 (M): a reinforcement corps enters whole by one Corps Move along its entry road (the
+# alternative lets part of it enter and the rest wait off the map as detached units).
+REINFORCEMENT_CORPS_ENTERS_WHOLE = True
+
+# 1.13 (M): the elite commitment costs cannot take morale below 1; a failed Guard Attack's 3
+# can (it may demoralise).
+ELITE_COST_MORALE_FLOOR = 1
+
+# 1.13 / RB 11 step 5 (M, open question 4, as TT reads it): artillery may not lead attacks
+# across the same approach in consecutive rounds unless it fires down from a hill onto a
+# locale that is not one (False: no such limit).
+ARTILLERY_REPEAT_FIRE_LIMIT = True

@@ -21,13 +21,13 @@ def read_record(data: Any) -> tuple[dict[str, Any], list[Action]]:
     scenario = data.get("scenario", "2dec")
     if scenario not in SCENARIOS:
         raise RecordError(f"scenario {scenario!r} is not supported (only 2dec)")
-    if "position" not in data:
-        raise RecordError("the record needs a position (set-up records come later)")
+    if "position" not in data and "setup" not in data:
+        raise RecordError("the record needs a position or a setup")
     actions = data.get("actions", [])
     if not isinstance(actions, list):
         raise RecordError("actions must be a list")
     try:
-        return data["position"], [action_from_dict(item) for item in actions]
+        return data.get("position", {}), [action_from_dict(item) for item in actions]
     except TriumphError as error:
         raise RecordError(error.message) from None
 
@@ -36,6 +36,11 @@ def game_from_record(data: Any) -> tuple[TriumphGame, list[Action]]:
     """A game at the record's starting position, and the actions to replay."""
     position, actions = read_record(data)
     try:
+        if "setup" in data:
+            setup = data["setup"]
+            if not isinstance(setup, dict):
+                raise RecordError("setup must be an object with french and allied")
+            return TriumphGame.from_setups(setup.get("french"), setup.get("allied")), actions
         return TriumphGame.from_position(position), actions
     except TriumphError as error:
         raise RecordError(f"invalid position: {error.message}") from None

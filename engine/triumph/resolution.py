@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from engine.triumph import readings
 from engine.triumph.actions import Advance, AssignLosses, CounterAttack, Occupy, OddLoss, Regroup
 from engine.triumph.combat import even_spread, final_result, loss_points, winner
+from engine.triumph.elite import after_guard_attack
+from engine.triumph.elite import commit as commit_elite
 from engine.triumph.orders import check_orders, spend_orders
 from engine.triumph.pieces import ARTILLERY, CAVALRY, INFANTRY, Face, Position
 from engine.triumph.state import AttackState
@@ -73,6 +75,7 @@ def counter_attack(game: TriumphGame, attack: AttackState, action: CounterAttack
     attack.counter = list(action.units)
     game.reveal(action.units, "counter-attack")
     game.emit("counter-attack", side=attack.defender, units=list(action.units))
+    commit_elite(game, action.units, "counter-attack")
     lost = sum(game.lose_steps(u, 1, "counter-attack") for u in action.units)
     attack.lost[attack.defender] = attack.lost.get(attack.defender, 0) + lost
     resolve(game, attack, faces)
@@ -340,4 +343,5 @@ def finish(game: TriumphGame, attack: AttackState) -> None:
         loser = attack.defender if attack.winner == "attacker" else attack.attacker
         floor = readings.ARTILLERY_LOSSES_MORALE_FLOOR if attack.artillery_led else 0
         game.lose_morale(loser, attack.lost.get(loser, 0), floor)
+        after_guard_attack(game, attack)
     game.emit("attack-end", side=attack.attacker, feint=attack.feint, winner=attack.winner)

@@ -62,6 +62,7 @@ class AttackState:
     feint: bool = False
     before_combat: bool = False
     artillery_led: bool = False
+    guard_attack: bool = False
 
     def copy(self) -> AttackState:
         """An independent copy (every list and dict copied; orders are immutable)."""
@@ -84,6 +85,11 @@ class TriumphState:
     combats: list[dict[str, Any]] = field(default_factory=list)
     turns_played: int = 0
     reinforcements_entered: bool = False
+    fixed_battery: str | None = None  # the French artillery unit that never moves (1.4)
+    elite_committed: set[str] = field(default_factory=set)  # "side:guard", "side:heavy_cavalry"
+    guard_attacks_barred: set[str] = field(default_factory=set)  # sides whose Guard Attack failed
+    # (attack locale, defence locale) -> the round artillery last led an attack across it
+    artillery_fire: dict[tuple[int, int], int] = field(default_factory=dict)
     # A read-only lookup of pieces by locale, set only while legal actions are listed (nothing
     # moves then); None otherwise, so that a stale index can never be read.
     index: dict[int, list[Unit]] | None = field(default=None, repr=False, compare=False)
@@ -115,7 +121,10 @@ class TriumphState:
             result=self.result, known=set(self.known),
             combats=[{k: dict(v) if isinstance(v, dict) else v for k, v in c.items()}
                      for c in self.combats],
-            turns_played=self.turns_played, reinforcements_entered=self.reinforcements_entered)
+            turns_played=self.turns_played, reinforcements_entered=self.reinforcements_entered,
+            fixed_battery=self.fixed_battery, elite_committed=set(self.elite_committed),
+            guard_attacks_barred=set(self.guard_attacks_barred),
+            artillery_fire=dict(self.artillery_fire))
 
     def units_at(self, position: Position) -> list[Unit]:
         """Units standing in one position, in id order."""

@@ -41,7 +41,8 @@ def visible_faces(game: TriumphGame) -> set[str]:
             groups[key] = groups.get(key, 0) + 1
     alone = {u for u in state.known if state.units[u].at is not None and groups[
         (state.units[u].at, state.units[u].side, state.units[u].commander)] == 1}
-    return state.turn.revealed | alone
+    public = {state.fixed_battery} if state.fixed_battery else set()
+    return state.turn.revealed | alone | public
 
 
 def view(game: TriumphGame, viewer: str | None) -> TriumphView:

@@ -273,7 +273,8 @@ def test_demoralisation_ends_the_game_at_once() -> None:
          act("allied", "counter_attack", units=[]),
          act("allied", "retreat", losses={}, to={"p2": 96, "p3": 106},
              keep={"Prebyshevsky": "p2"}))
-    assert g.result == {"winner": "french", "reason": "demoralised"}
+    assert g.result is not None
+    assert (g.result["winner"], g.result["reason"]) == ("french", "demoralised")
     assert g.state.morale["allied"] == 0
     assert refusal_rule(g, act("allied", "end_turn")) == "nt-turn"
 

@@ -13,11 +13,11 @@ def pressed(defenders: list[str], **kwargs):
     return g
 
 
-def test_a_guard_attack_waits_for_the_elite_rules() -> None:
-    # RB 15: Guard Attacks are announced at the threat; not in this milestone (nt-attack).
+def test_a_guard_attack_is_announced_with_a_guard_unit() -> None:
+    # RB 15: Guard Attacks are announced at the threat by a Guard unit (l1 is line infantry).
     g = battle()
     assert refusal_rule(g, act("french", "threat", from_=95, into=108, guard="l1")) == \
-        "nt-attack"
+        "nt-guard"
 
 
 def test_a_unit_defends_one_approach_a_turn() -> None:

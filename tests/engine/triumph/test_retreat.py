@@ -22,8 +22,9 @@ def test_artillery_is_lost_and_blockers_of_other_approaches_pay_per_approach() -
     play(g, act("allied", "retreat", losses={"i": 1, "b2": 1},
                 to={"i": 106, "b1": 106, "b2": 106, "c": 106}))
     assert strength(g, "a") == 0 and strength(g, "b2") == 1 and strength(g, "c") == 3
-    # morale: 1 (artillery) + 1 (reserve infantry) + 1 (blockers) = 3 steps
-    assert g.state.morale["allied"] == 24
+    # morale: 1 (artillery) + 1 (reserve infantry) + 1 (blockers) = 3 steps, and 2 for the
+    # first heavy cavalry (c, C3) to retreat (RB 15)
+    assert g.state.morale["allied"] == 22
 
 
 def test_units_with_nowhere_to_go_are_eliminated() -> None:

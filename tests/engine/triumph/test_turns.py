@@ -19,12 +19,14 @@ def test_allied_then_french_each_round() -> None:
     assert (g.state.round, g.state.to_move) == (8, "allied")
 
 
-def test_ten_rounds_end_with_objectives_pending() -> None:
-    # SG design diary: ten one-hour turns, 7:00 AM to 4:00 PM; objectives are judged in M2.
+def test_ten_rounds_end_with_the_objective_judgement() -> None:
+    # SG design diary: ten one-hour turns, 7:00 AM to 4:00 PM; then objectives decide (RB 16).
     g = two_units(to_move="allied")
     for _ in range(10):
         play(g, act("allied", "end_turn"), act("french", "end_turn"))
-    assert g.result == {"winner": None, "reason": "objectives-pending"}
+    # no corps holds anything: the Allies hold no blue objective, so the French win
+    assert g.result is not None
+    assert (g.result["winner"], g.result["reason"]) == ("french", "objectives")
     assert g.state.round == 16
     assert refusal_rule(g, act("allied", "end_turn")) == "nt-turn"
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from engine.triumph.game import TriumphGame
 from engine.triumph.views import handle
 from tests.engine.triumph.helpers import act, game, play, unit
+from tests.engine.triumph.setups import allied_setup, french_setup
 
 FRONT_COMMANDERS = {"Lannes": "R95", "St. Hilaire": "R94", "Murat": "R83",
                     "Prebyshevsky": "R108", "Langeron": "R106", "Miloradovich": "R96"}
@@ -54,7 +55,8 @@ def ever_revealed(g: TriumphGame) -> set[str]:
 
 def check_privacy(g: TriumphGame) -> None:
     state = g.state
-    now = revealed_since_turn_start(g)
+    # the fixed battery's face is public for the whole game (set-up, 1.4)
+    now = revealed_since_turn_start(g) | ({state.fixed_battery} if state.fixed_battery else set())
     earlier = ever_revealed(g)
     for viewer in ("french", "allied", None):
         data = g.view(viewer).to_dict()
@@ -102,6 +104,24 @@ def test_views_never_show_an_unrevealed_face(seed: int, length: int) -> None:
         if rng.random() < 0.08:
             pool = actions
         g.push(rng.choice(pool))
+        check_privacy(g)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), length=st.integers(5, 25))
+def test_views_from_private_setups_never_show_an_unrevealed_face(seed: int, length: int) -> None:
+    # The whole armies from two private set-ups: from the first view on, the opponent and the
+    # public see positions and counts, and of the faces only the fixed battery and what play
+    # reveals.
+    rng = random.Random(seed)
+    g = TriumphGame.from_setups(french_setup(), allied_setup(), handle_secret="s")
+    check_privacy(g)
+    for _ in range(length):
+        if g.result is not None:
+            break
+        actions = g.legal_actions()
+        eager = [a for a in actions if a.type in ("threat", "press", "defend", "attack")]
+        g.push(rng.choice(eager if eager and rng.random() < 0.7 else actions))
         check_privacy(g)
 
 

@@ -13,16 +13,15 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from engine import Move, Square
 from firmware_bridge.board.guidance import as_plan, in_board_order, setup_steps
 from firmware_bridge.board.recognition import IllegalAttempt, MoveMade
 from firmware_bridge.board.snapshots import StableBoard
-from firmware_bridge.protocol import contract, crypto, signing
+from firmware_bridge.protocol import contract, crypto
 from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.protocol.signing import PublicSigner
 from firmware_bridge.referee import computer_choice
@@ -33,12 +32,13 @@ from firmware_bridge.referee.computer_seat import ComputerSeat, computer_leds
 from firmware_bridge.referee.downtime import Heartbeat
 from firmware_bridge.referee.journal import Journal, JournalError
 from firmware_bridge.referee.pairing import PairingDesk, SeatHandover
+from firmware_bridge.referee.pairing_service import PairingService
+from firmware_bridge.referee.publishing import Publisher
 from firmware_bridge.referee.refusals import RefusalLog
 from firmware_bridge.referee.replay_desk import ReplayDesk
 from firmware_bridge.referee.session import CommandError, Ruling, Session
 
 log = logging.getLogger(__name__)
-SOFTWARE = "arbiter-referee/1"
 REPUBLISH_WINDOW = 0.05  # seconds: hellos within it share one republish
 
 
@@ -70,7 +70,7 @@ def sorted_squares(names) -> list[str]:
     return [s.name for s in in_board_order(map(Square.parse, names))]
 
 
-class Referee:
+class Referee(PairingService, Publisher):
     """One board's referee: owns the session, the MQTT link and the pairing desk."""
 
     def __init__(self, settings: RefereeSettings) -> None:
@@ -172,109 +172,7 @@ class Referee:
                 if self.heartbeat.due():
                     self.heartbeat.beat(self.session.game_id, self.session.seq, self.session.clock_checkpoint())
 
-    # -- publishing -------------------------------------------------------------------------
-    def _signed(self, topic: str, kind: str, payload: dict) -> bytes:
-        """A public payload as it goes out: validated, encoded and signed for its topic."""
-        signed = self.signer.sign(topic, contract.encode(kind, payload))
-        with self._lock:
-            self._recent.setdefault(topic, deque(maxlen=16)).append(signed)
-        return signed
-
-    def _on_own_topic(self, topic: str, raw: bytes) -> None:
-        with self._lock:
-            if bytes(raw) in self._recent.get(topic, ()):
-                return  # our own message, echoed back
-        try:
-            # An old one of ours (retained from before a restart): the republish on connect
-            # replaces it. Answering it would make two referees of one board echo each other.
-            signing.verify(self.signer.verify_key, topic, raw)
-        except signing.SignatureError:
-            self.refusals.note(topic, "forged", "a message the referee did not sign, on its own topic")
-            self._schedule_republish()
-
-    def _presence(self, online: bool) -> bytes:
-        return self._signed(self.topics.presence("referee"), "presence",
-                            {"v": 1, "client": "referee", "role": "referee", "online": online})
-
-    def _channel(self, seat: str) -> crypto.Channel | None:
-        record = self.session.seats.get(seat)
-        if record is None:
-            return None
-        channel = self._channels.get(record.key)
-        if channel is None:
-            channel = crypto.Channel(self.key, crypto.public_key_from_text(record.key))
-            self._channels[record.key] = channel
-        return channel
-
-    def _seal(self, seat: str, topic: str, body: Mapping[str, Any]) -> bytes | None:
-        channel = self._channel(seat)
-        if channel is None:
-            return None
-        header = {"topic": topic, "game": body.get("game"), "seq": body.get("seq")}
-        return channel.seal(header, dict(body))
-
-    def republish(self) -> None:
-        """Publish info, presence and every snapshot (on connect, on hello, after a restart)."""
-        with self._lock:
-            if self._stopping.is_set():
-                return  # an "online" after the farewell would tell the tablets a lie
-            self.link.publish(self.topics.info, self._signed(self.topics.info, "info", {
-                "v": 1, "board": self.settings.board, "referee_key": self.public_key,
-                "variant": self.session.variant.name, "name": self.settings.name,
-                "software": SOFTWARE, "sign_key": self.signer.verify_key}), retain=True)
-            self.link.publish(self.topics.presence("referee"), self._presence(True), retain=True)
-            self._publish_snapshots()
-            self._last_republish = time.monotonic()
-            if not self.republished_at:
-                self.republished_at = self._last_republish
-
-    def _publish_snapshots(self) -> None:
-        online = {seat for seat, record in self.session.seats.items() if record.client in self.online}
-        state = self.session.public_state(self.settings.board, online, self.board_check(),
-                                          self.settings.volcano_markers_sensed)
-        state["replay"] = self.replay.public()
-        state["problem"] = self.problem
-        state["referee_back"] = self.back
-        state["computer_move"] = self.computer.public() if self.computer else None
-        state["computer"] = self.computer.seat if self.computer and self.computer.active else None
-        state["notebook"] = self.settings.notebook_allowed
-        self.link.publish(self.topics.state, self._signed(self.topics.state, "state", state), retain=True)
-        for seat in contract.SEATS:
-            topic = self.topics.seat_state(seat)
-            envelope = self._seal(seat, topic, {**self.session.seat_state(seat),
-                                                "pairing_request": self.handover.request(seat)})
-            if envelope:
-                self.link.publish(topic, envelope, retain=True)
-
-    def _publish_rulings(self, rulings: list[Ruling]) -> None:
-        if self.computer:  # the computer hears its seat's events; its setup is announced with them
-            rulings = [*rulings, *self.computer.follow(rulings)]
-        for ruling in rulings:
-            # Public facts only: the log is no place for a hidden rank.
-            summary = ", ".join(str(e.get("move") or e.get("type")) for e in ruling.public_events)
-            log.info("ruling %d (%s): %s", ruling.seq, ruling.kind, summary,
-                     extra={"board": self.settings.board, "game": ruling.game, "seq": ruling.seq})
-            clocks = self.session.clock.to_dict(self.session.now())
-            self.link.publish(self.topics.events, self._signed(self.topics.events, "events", {
-                "v": 1, "game": ruling.game, "seq": ruling.seq, "events": ruling.public_events,
-                "clocks": clocks, "at": time.time()}))
-            for seat in contract.SEATS:
-                topic = self.topics.seat_events(seat)
-                body = contract.validate("seat_events", {"v": 1, "seat": seat, "game": ruling.game,
-                                                         "seq": ruling.seq,
-                                                         "events": ruling.seat_events[seat]})
-                envelope = self._seal(seat, topic, body)
-                if envelope:
-                    self.link.publish(topic, envelope)
-        if rulings:
-            self.back = None  # play went on: the note about the referee's absence has been seen
-            self._publish_snapshots()
-
-    def announce(self, rulings: list[Ruling] | None = None) -> None:
-        """Publish rulings made outside the service's own paths (tools, tests); the computer seat acts."""
-        with self._lock:
-            self._publish_rulings(list(rulings or []))
-
+    # -- storage and errors -----------------------------------------------------------------
     def _storage_failed(self, error: JournalError) -> None:
         """The journal refused a write: say so once, to the log and in the public state."""
         problem = error.to_dict()
@@ -407,125 +305,6 @@ class Referee:
             self.online[COMPUTER_CLIENT] = "seat"
         else:
             self.online.pop(COMPUTER_CLIENT, None)
-
-    def _reply(self, seat: str, topic: str, reply: Mapping[str, Any]) -> None:
-        channel = self._channel(seat)
-        if channel:
-            self.link.publish(topic, channel.seal({"topic": topic, "id": reply["id"]}, dict(reply)))
-
-    # -- pairing ----------------------------------------------------------------------------
-    def _on_pair_request(self, topic: str, raw: bytes) -> None:
-        try:
-            request = contract.validate("pair_request", crypto.open_anonymous(self.key, raw))
-            tablet = crypto.public_key_from_text(request["key"])
-        except (crypto.CryptoError, contract.ContractError) as error:
-            self._error(topic, "malformed", f"bad pairing request: {error}")
-            return
-        with self._lock:
-            empty = self._empty_squares()
-            challenge = self.desk.request(request["client"], request["seat"], request["key"],
-                                          request.get("name", ""), empty, self._middle_squares())
-            self._send_pair_reply(request["client"], tablet, challenge.reply())
-            if challenge.method == "code":
-                log.warning("pairing code for the %s seat: %s", challenge.seat, challenge.code)
-                if self.on_pairing_code:
-                    self.on_pairing_code(challenge.seat, challenge.code or "")
-            else:
-                log.info("pairing: %s seat waits for a piece on %s", challenge.seat, challenge.square)
-
-    def _on_pair_code(self, topic: str, raw: bytes) -> None:
-        try:
-            _, _, client = contract.parse_topic(topic)
-        except contract.ContractError:
-            return
-        with self._lock:
-            pending = self.desk.pending.get(client or "")
-            if pending is None:
-                self._error(topic, "refused", "no pairing is pending for this tablet")
-                return
-            tablet = crypto.public_key_from_text(pending.key)
-            try:
-                _, body = crypto.Channel(self.key, tablet).open(raw, expect={"topic": topic})
-                code = contract.validate("pair_code", body)["code"]
-            except (crypto.CryptoError, contract.ContractError) as error:
-                self._error(topic, "malformed", f"bad pairing code message: {error}")
-                return
-            challenge, reason = self.desk.code_entered(client or "", code)
-            if challenge:
-                self._grant(challenge)
-            else:
-                status = "challenge" if client in self.desk.pending else "refused"
-                self._send_pair_reply(client or "", tablet, {"v": 1, "status": status, "seat": pending.seat,
-                                                             "method": "code", "message": reason})
-
-    def _send_pair_reply(self, client: str, tablet: crypto.PublicKey, body: dict) -> None:
-        topic = self.topics.pair_reply(client)
-        body = contract.validate("pair_reply", body)
-        self.link.publish(topic, crypto.Channel(self.key, tablet).seal({"topic": topic}, body))
-
-    def _grant(self, challenge, approved: bool = False) -> None:
-        holder = self.session.seats.get(challenge.seat)
-        playing = self.session.phase == "playing"
-        if not approved and self.handover.needs_approval(playing, holder.key if holder else None, challenge):
-            log.warning("pairing: a new tablet (key %s) waits for the %s seat's approval",
-                        crypto.fingerprint(challenge.key), challenge.seat)
-            self._send_pair_reply(challenge.client, crypto.public_key_from_text(challenge.key),
-                                  self.handover.wait(challenge))
-            self._publish_snapshots()  # the holder's tablet shows the request
-            return
-        self.session.pair(challenge.seat, challenge.key, challenge.client, challenge.name)
-        if holder and holder.key != challenge.key:  # the replaced tablet stops sending
-            self._send_pair_reply(holder.client, crypto.public_key_from_text(holder.key), {
-                "v": 1, "status": "lost", "seat": challenge.seat,
-                "message": f"Another tablet now holds the {challenge.seat} seat."})
-        body = {"v": 1, "status": "granted", "seat": challenge.seat,
-                "message": f"You hold the {challenge.seat} seat.",
-                # Authenticated by the Box: the tablet pins the referee's signing key from here.
-                "sign_key": self.signer.verify_key}
-        account = self.settings.seat_accounts.get(challenge.seat)
-        if account:
-            body["broker_username"], body["broker_password"] = account
-        self._send_pair_reply(challenge.client, crypto.public_key_from_text(challenge.key), body)
-        log.info("the %s seat is now held by %s", challenge.seat, challenge.client)
-        self._publish_snapshots()
-
-    def _approve_pairing(self, seat: str, command: dict) -> None:
-        """The seat's tablet agrees that the waiting tablet with this fingerprint takes its seat."""
-        record, topic = self.session.seats[seat], self.topics.seat_reply(seat)
-        if command["counter"] <= record.last_counter:
-            self._reply(seat, topic, contract.reply(command["id"], False, "replayed",
-                                                    "an old approval is not taken again"))
-            return
-        record.last_counter = command["counter"]
-        challenge, reason = self.handover.approve(seat, command["args"]["fingerprint"])
-        if challenge is None:
-            self._reply(seat, topic, contract.reply(command["id"], False, "refused", reason))
-            return
-        # Answered first: once granted, the seat's replies are sealed to the new tablet.
-        self._reply(seat, topic, contract.reply(command["id"], True,
-                                                message=f"the new tablet holds the {seat} seat"))
-        self._grant(challenge, approved=True)
-
-    def confirm_pairing(self, seat: str) -> bool:
-        """The referee's console confirms the tablet waiting for ``seat``; False if none waits."""
-        with self._lock:
-            challenge, _ = self.handover.approve(seat, None)
-            if challenge is not None:
-                self._grant(challenge, approved=True)
-            return challenge is not None
-
-    def _empty_squares(self) -> list[str] | None:
-        if self.occupancy is None:
-            return None
-        game = self.session.game
-        blocked = game.blocked if game else self.session.variant.lakes | frozenset(self.session.volcanoes)
-        return sorted(s.name for s in self.session.variant.squares()
-                      if s.name not in self.occupancy and s not in blocked)
-
-    def _middle_squares(self) -> set[str]:
-        variant = self.session.variant
-        rows = set(variant.middle_rows())
-        return {s.name for s in variant.squares() if s.rank in rows}
 
     # -- the board --------------------------------------------------------------------------
     def attach_board(self, source, stabiliser=None, volcano_markers_sensed: bool | None = None) -> None:

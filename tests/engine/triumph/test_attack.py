@@ -225,8 +225,9 @@ def test_artillery_led_attack() -> None:
     assert g.state.morale["allied"] == 26 and g.state.attack is None
 
 
-def test_wide_attack_odd_loss_chosen_by_the_other_side() -> None:
-    # RB 11.10 (M): 3 points on Inf-3 + Inf-2 attack leaders; the defender picks the odd one.
+def wide_attack_of_lannes_on_93() -> TriumphGame:
+    """Lannes' Inf-3 and Inf-2 attack R93 wide against Kollowrath's two Inf-3, both defending
+    and leading: the game waits for the losses."""
     g = game([unit("l1", "french", "I3", "R94", "Lannes"),
               unit("l2", "french", "I2", "R94", "Lannes"),
               unit("k1", "allied", "I3", "R93", "Kollowrath"),
@@ -237,6 +238,12 @@ def test_wide_attack_odd_loss_chosen_by_the_other_side() -> None:
          act("allied", "defence_leaders", units=["k1", "k2"]),
          act("french", "attack", wide=True, leaders=["l1", "l2"],
              orders=[{"type": "corps_move", "commander": "Lannes", "units": ["l1", "l2"]}]))
+    return g
+
+
+def test_wide_attack_odd_loss_chosen_by_the_other_side() -> None:
+    # RB 11.10 (M): 3 points on Inf-3 + Inf-2 attack leaders; the defender picks the odd one.
+    g = wide_attack_of_lannes_on_93()
     # initial 5 - 6 = -1: attacker 2 + 1 = 3 points, defender 2 points
     assert g.state.combats[0]["losses"] == {"attacker": 3, "defender": 2}
     assert g.awaiting() == ("allied", "odd_loss")

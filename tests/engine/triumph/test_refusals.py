@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.engine.triumph.helpers import act, game, play, refusal_rule, unit
-from tests.engine.triumph.test_attack import LANNES_ALL, battle
+from tests.engine.triumph.test_attack import LANNES_ALL, battle, wide_attack_of_lannes_on_93
 
 
 def pressed(defenders: list[str], **kwargs):
@@ -102,16 +102,7 @@ def test_counter_attack_pairs_and_artillery() -> None:
 
 
 def test_losses_and_choices_name_the_right_pieces() -> None:
-    g = game([unit("l1", "french", "I3", "R94", "Lannes"),
-              unit("l2", "french", "I2", "R94", "Lannes"),
-              unit("k1", "allied", "I3", "R93", "Kollowrath"),
-              unit("k2", "allied", "I3", "R93", "Kollowrath")],
-             {"Lannes": "R94", "Kollowrath": "R93"})
-    play(g, act("french", "threat", from_=94, into=93),
-         act("allied", "defend", units=["k1", "k2"]), act("french", "press"),
-         act("allied", "defence_leaders", units=["k1", "k2"]),
-         act("french", "attack", wide=True, leaders=["l1", "l2"],
-             orders=[{"type": "corps_move", "commander": "Lannes", "units": ["l1", "l2"]}]))
+    g = wide_attack_of_lannes_on_93()
     assert refusal_rule(g, act("allied", "odd_loss", unit="k1")) == "nt-attack"
     assert refusal_rule(g, act("french", "odd_loss", unit="l1")) == "nt-turn"
 

@@ -72,6 +72,8 @@ class ContractTranslator:
             self._phase()
         elif status == "challenge":
             self.deliver("pairing", {"square": reply.get("square"), "method": reply.get("method")})
+        elif status == "lost":  # another tablet was granted this seat: this one sends nothing more
+            self.deliver("pairing", {"lost": True})
         else:
             self.deliver("pairing", {"message": reply.get("message", "")})
 

@@ -147,7 +147,10 @@ class PairingScreen(Screen):
         pairing = state.pairing or {}
         self.title.text = tr("Take your seat")
         square = pairing.get("square")
-        if square:
+        if pairing.get("lost"):
+            self.instruction.text = tr("Another tablet now holds your seat: this one sends nothing more.")
+            self.square.text = ""
+        elif square:
             self.instruction.text = tr("Put any piece on this square of the board:")
             self.square.text = square
         else:

@@ -217,3 +217,10 @@ def test_the_end_of_the_game_comes_with_its_result_even_before_the_final_view():
     game.agree_draw()
     adapter.seat_state({"game": "g", "seq": 5, "phase": "over", "view": game.view(Color.RED).to_dict()})
     assert state.result == {"winner": None, "reason": "agreement"} and state.phase == "over"
+
+
+def test_a_tablet_replaced_on_its_seat_is_told_so_on_the_pairing_screen():
+    state = TableState()
+    adapter = ContractTranslator(state.apply, "red")
+    adapter.pairing({"v": 1, "status": "lost", "seat": "red", "message": "another tablet holds the red seat"})
+    assert state.phase == "pairing" and state.pairing == {"lost": True}

@@ -37,6 +37,7 @@ class PairingService:
     handover: SeatHandover
     on_pairing_code: Callable[[str, str], None] | None
     occupancy: frozenset[str] | None
+    online: dict[str, str]  # client id -> role, from presence
     _lock: threading.RLock
 
     if TYPE_CHECKING:
@@ -96,7 +97,11 @@ class PairingService:
     def _grant(self, challenge, approved: bool = False) -> None:
         holder = self.session.seats.get(challenge.seat)
         playing = self.session.phase == "playing"
-        if not approved and self.handover.needs_approval(playing, holder.key if holder else None, challenge):
+        # A holder whose tablet is gone (its battery died, say) cannot approve anybody: then the
+        # challenge, which proves presence at the board, is enough, as it is before a game.
+        holder_here = holder is not None and holder.client in self.online
+        if (not approved and holder_here
+                and self.handover.needs_approval(playing, holder.key if holder else None, challenge)):
             log.warning("pairing: a new tablet (key %s) waits for the %s seat's approval",
                         crypto.fingerprint(challenge.key), challenge.seat)
             self._send_pair_reply(challenge.client, crypto.public_key_from_text(challenge.key),

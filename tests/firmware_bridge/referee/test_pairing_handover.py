@@ -97,3 +97,22 @@ def test_before_the_game_a_new_tablet_takes_the_seat_at_once_and_the_old_one_is_
     finally:
         third.stop()
         table.close()
+
+
+def test_a_new_tablet_takes_the_seat_of_one_that_went_away(embedded, tmp_path):
+    """The holder's tablet is gone (its battery died): nobody can approve, so the challenge,
+    which proves presence at the board, is enough, as before a game."""
+    table = start_table(embedded.url, tmp_path / "journal.db")
+    spare = SeatClient(embedded.url, "b1", name="the spare tablet")
+    assert spare.start()
+    try:
+        submit_setups(table)
+        red_client = table.referee.session.seats["red"].client
+        table.red.stop()  # says offline, as its last will would
+        assert table.display.wait(lambda c: not c.state["seats"]["red"]["online"], 10)
+        assert red_client not in table.referee.online
+        ask_for_seat(table, spare, "red")
+        assert spare.wait(lambda c: c.paired and c.seat == "red", 10), spare.last_pairing
+    finally:
+        spare.stop()
+        table.close()

@@ -72,9 +72,8 @@ def grow_journal(path: Path, rulings: int, seed: int) -> int:
     return entries
 
 
-def measure(config: Path, clients: list, restarts: int) -> tuple[list[float], list[float]]:
-    """Kill and restart the referee `restarts` times; (client-side, referee-side) seconds."""
-    totals, own = [], []
+def watch_first_state(clients: list) -> tuple[dict[int, float], threading.Lock]:
+    """When each client first held a state since the dict was last cleared (under the lock)."""
     first_seen: dict[int, float] = {}
     lock = threading.Lock()
     for index, client in enumerate(clients):
@@ -82,6 +81,13 @@ def measure(config: Path, clients: list, restarts: int) -> tuple[list[float], li
             with lock:
                 first_seen.setdefault(i, time.monotonic())
         client.on_state = seen
+    return first_seen, lock
+
+
+def measure(config: Path, clients: list, restarts: int) -> tuple[list[float], list[float]]:
+    """Kill and restart the referee `restarts` times; (client-side, referee-side) seconds."""
+    totals, own = [], []
+    first_seen, lock = watch_first_state(clients)
     process = RefereeProcess(config).start()
     assert wait(lambda: any('referee ready' in line for line in process.lines), 60)
     for _ in range(restarts):
@@ -103,13 +109,7 @@ def measure(config: Path, clients: list, restarts: int) -> tuple[list[float], li
 def kill_soak(config: Path, clients: list, kills: int, window: float, seed: int = 14) -> list[float]:
     """SIGKILL the referee `kills` times at random moments; seconds from each restart to all clients."""
     rng = random.Random(seed)
-    first_seen: dict[int, float] = {}
-    lock = threading.Lock()
-    for index, client in enumerate(clients):
-        def seen(_state, i=index):
-            with lock:
-                first_seen.setdefault(i, time.monotonic())
-        client.on_state = seen
+    first_seen, lock = watch_first_state(clients)
     process = RefereeProcess(config).start()
     assert wait(lambda: len(first_seen) == len(clients), 60), "no client got the first state"
     totals = []

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion_app.model.notebook_feed import NotebookFeed
+from companion_app.model.triumph_table import TRIUMPH, TriumphTable
 from firmware_bridge.protocol.vocabulary import EventType
 
 PHASES = ("connect", "pairing", "setup", "placing", "game", "over", "overview")
@@ -103,15 +104,18 @@ class TableState:
     notebook: NotebookFeed = field(default_factory=NotebookFeed)  # this seat's views and events
     notebook_allowed: bool = True  # the referee may forbid the notebook (tournaments)
     notebook_open: bool = False  # off by default: the player opens it
+    triumph: TriumphTable = field(default_factory=TriumphTable)  # Napoleon's Triumph's own part
 
     def apply(self, kind: str, payload: dict[str, Any]) -> None:
         """Take one message from the link; unknown kinds are ignored (newer referee)."""
-        if kind in ("event", "view") and self.seat is not None:
+        if kind in ("event", "view") and self.seat is not None and payload.get("game") != TRIUMPH:
             self.notebook.take(kind, payload)  # the notebook reads exactly what this seat got
         handler = getattr(self, f"_on_{kind}", None)
         if handler is not None:
             handler(payload)
             self.revision += 1
+        self.triumph.seat = self.seat
+        self.triumph.take(kind, payload)
 
     # -- handlers -------------------------------------------------------------------------------
     def _on_phase(self, payload: dict[str, Any]) -> None:
@@ -306,6 +310,9 @@ class TableState:
     def _on_info(self, payload: dict[str, Any]) -> None:
         self.variant = payload.get("variant", self.variant)
         self.board_name = payload.get("name") or payload.get("board") or self.board_name
+
+    def _on_instructions(self, payload: dict[str, Any]) -> None:
+        """Napoleon's Triumph's instruction blocks: kept by `self.triumph` alone."""
 
     def _on_setup_accepted(self, payload: dict[str, Any]) -> None:
         self.my_setup = dict(payload.get("setup", {}))

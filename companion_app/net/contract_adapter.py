@@ -28,7 +28,8 @@ RENAMED = {"draw_offer": "offer_draw", "takeback_request": "offer_takeback"}
 ANSWERS = {"draw_answer": ("accept_draw", "decline_draw"),
            "takeback_answer": ("accept_takeback", "decline_takeback")}
 ARGUMENTS = {"move": ("move",), "setup": ("setup",), "new_game": ("moves_per_turn", "computer", "level"),
-             "replay_load": ("text", "name"), "replay_step": ("step", "ply")}
+             "replay_load": ("text", "name"), "replay_step": ("step", "ply"),
+             "nt": ("action",)}  # Napoleon's Triumph: one action dict without its side
 
 
 def contract_command(command: str, payload: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
@@ -38,7 +39,7 @@ def contract_command(command: str, payload: dict[str, Any]) -> tuple[str, dict[s
         accept, decline = ANSWERS[command]
         return (accept if payload.get("accept") else decline), {}
     name = RENAMED.get(command, command)
-    if name not in COMMAND_TYPES:
+    if name not in COMMAND_TYPES and name != "nt":
         return None
     return name, {key: payload[key] for key in ARGUMENTS.get(name, ()) if payload.get(key) is not None}
 
@@ -92,6 +93,8 @@ class ContractTranslator:
         if setup and setup != self.my_setup:
             self.my_setup = dict(setup)
             self.deliver("setup_accepted", {"setup": setup})
+        if isinstance(state.get("instructions"), list):  # Napoleon's Triumph: own blocks only
+            self.deliver("instructions", {"blocks": state["instructions"]})
         if state.get("view"):
             self.ply = state["view"].get("ply", 0)
             self.moved = self.moved or self.ply > 0
@@ -159,7 +162,8 @@ class ContractTranslator:
         elif code == "illegal":
             # The referee says "rule: message" (e.g. "two-squares: ...") for a move from a tablet.
             rule, _, text = message.partition(": ")
-            if rule in ("movement", "turn", "two-squares", "more-squares", "game-over"):
+            if rule in ("movement", "turn", "two-squares", "more-squares", "game-over") or (
+                    rule.startswith("nt-")):  # Napoleon's Triumph names its rules nt-...
                 self.deliver("refusal", {"rule": rule, "message": text, "move": reply.get("move", "")})
             else:  # not about a move, e.g. "there is no move to take back"
                 self.deliver("notice", {"text": message, "code": code, "known": None})

@@ -19,6 +19,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion_app.i18n.catalog import LANGUAGES, Translator
 from companion_app.i18n.texts import color_name, problem_text, referee_back_text
 from companion_app.model.table import TableState
+from companion_app.model.triumph_table import is_triumph
 from companion_app.net.link import Link
 from companion_app.ui.display import DisplayScreen
 from companion_app.ui.overview import OverviewScreen
@@ -27,6 +28,8 @@ from companion_app.ui.screen_game import GameScreen
 from companion_app.ui.screen_over import OverScreen
 from companion_app.ui.screen_replay import ReplayScreen
 from companion_app.ui.screen_setup import PlacingScreen, SetupScreen
+from companion_app.ui.triumph_screen import TriumphScreen
+from companion_app.ui.triumph_setup import TriumphSetupScreen
 from companion_app.ui.widgets import BACKGROUND, BigButton, FitLabel, paint_background
 
 LinkFactory = Callable[[str, str | None], Link]
@@ -103,7 +106,8 @@ class TabletRoot(BoxLayout):
         self.screens = ScreenManager(transition=NoTransition())
         self.screen_by_name = {}
         for cls in (ConnectScreen, PairingScreen, SetupScreen, PlacingScreen, GameScreen,
-                    OverScreen, DisplayScreen, OverviewScreen, ReplayScreen):
+                    OverScreen, DisplayScreen, OverviewScreen, ReplayScreen, TriumphSetupScreen,
+                    TriumphScreen):
             screen = cls(self)
             self.screen_by_name[screen.name] = screen
             self.screens.add_widget(screen)
@@ -195,6 +199,8 @@ class TabletRoot(BoxLayout):
             return "replay"
         if state.seat is None:
             return "display"
+        if is_triumph(state.variant, state.view) and state.phase in ("setup", "placing", "game", "over"):
+            return "triumph_setup" if state.phase in ("setup", "placing") else "triumph"
         return state.phase if state.phase in self.screen_by_name else "connect"
 
     def refresh(self, *_: Any) -> None:

@@ -123,10 +123,11 @@ def main() -> None:
         scenarios_fit,
         scenarios_network,
         scenarios_replay,
+        scenarios_triumph,
     )
 
     modules = (scenarios, scenarios_network, scenarios_espionage, scenarios_fit, scenarios_replay,
-               scenarios_computer)
+               scenarios_computer, scenarios_triumph)
     scenario = next(getattr(module, name) for module in modules if hasattr(module, name))
     Driver(scenario, Path(out), args).run()
 

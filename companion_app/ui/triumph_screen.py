@@ -1,0 +1,276 @@
+"""Napoleon's Triumph in play on one tablet: time, morale and commands, the map with the own
+faces, the pending decision (the command menu, or the legal answers as sentences, or whom the
+tablet waits for), the physical instructions to tick off, and the army by corps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.metrics import dp, sp
+from kivy.uix.gridlayout import GridLayout
+
+from companion_app.i18n.triumph_texts import (
+    ARMY_NAMES,
+    capital,
+    command_summary,
+    commands_text,
+    decision_text,
+    destination_text,
+    face_text,
+    hour_text,
+    menu_text,
+    missing_text,
+    option_text,
+    refusal_title,
+    result_line,
+    short_position,
+    side_text,
+    step_text,
+    unit_text,
+)
+from companion_app.model.table import TableState
+from companion_app.model.triumph_table import TriumphTable
+from companion_app.ui.triumph_layout import MapPanelScreen
+from companion_app.ui.widgets import BigButton
+
+TICK = "\u2022 "  # the font has no check mark
+
+
+def without_side(option: dict[str, Any]) -> dict[str, Any]:
+    """An option of the view as the action to send (the referee adds the seat's side)."""
+    return {k: v for k, v in option.items() if k != "side"}
+
+
+class TriumphScreen(MapPanelScreen):
+    """The running game (and its end) for one seat."""
+
+    def __init__(self, root: Any, **kwargs: Any):
+        super().__init__(root, "triumph", **kwargs)
+        if hasattr(self.map, "on_position"):
+            self.map.on_position = self._map_position
+        self.decision_buttons: list[BigButton] = []
+        self.step_buttons: list[BigButton] = []
+        self.unit_buttons: dict[str, BigButton] = {}
+        self.destination_buttons: list[BigButton] = []
+        self.send_button: BigButton | None = None
+        self.headline = ""
+
+    @property
+    def table(self) -> TriumphTable:
+        """The tablet's Napoleon's Triumph state."""
+        return self.root_app.state.triumph  # type: ignore[no-any-return]
+
+    # -- the player's taps ----------------------------------------------------------------------
+    def send(self, action: dict[str, Any]) -> None:
+        """Send one action to the referee (`nt` command)."""
+        self.root_app.command("nt", {"action": self.table.sent_action(action)})
+        self.refresh(self.root_app.state)
+
+    def pick(self, index: int) -> None:
+        """Choose a menu entry; it is sent only with "Give this command" (no stray taps)."""
+        self.table.pick_entry(index)
+        self.refresh(self.root_app.state)
+
+    def toggle(self, unit: str) -> None:
+        """Tick or untick a unit of the command."""
+        if self.table.command is not None:
+            self.table.command.toggle(unit)
+        self.refresh(self.root_app.state)
+
+    def choose(self, index: int) -> None:
+        """Choose a destination by its place in the list."""
+        if self.table.command is not None:
+            self.table.command.choose_index(index)
+        self.refresh(self.root_app.state)
+
+    def _map_position(self, position: str) -> None:
+        command = self.table.command
+        if command is not None and command.choose(position):
+            self.refresh(self.root_app.state)
+
+    def send_command(self) -> None:
+        """Send the command being composed."""
+        command = self.table.command
+        action = command.action() if command is not None else None
+        if action is not None:
+            self.table.cancel()
+            self.send(action)
+
+    def back(self) -> None:
+        """Back to the menu."""
+        self.table.cancel()
+        self.refresh(self.root_app.state)
+
+    def toggle_step(self, seq: int, index: int) -> None:
+        """Mark an instruction done (or not)."""
+        self.table.toggle_done(seq, index)
+        self.refresh(self.root_app.state)
+
+    def update_clocks(self, state: TableState) -> None:
+        """Nothing runs here between messages."""
+
+    # -- drawing --------------------------------------------------------------------------------
+    def refresh(self, state: TableState) -> None:
+        """Redraw the panel from the tablet's state."""
+        tr = self.root_app.tr
+        table = state.triumph
+        view = table.view or {}
+        self.panel.clear_widgets()
+        self.decision_buttons, self.step_buttons, self.destination_buttons = [], [], []
+        self.unit_buttons, self.send_button = {}, None
+        if view:
+            self.map.show(view)
+        command = table.command
+        self.map.highlight(command.positions() if command is not None else [])
+        side = table.side
+        army = tr(ARMY_NAMES[side]) if side else ""
+        hour = hour_text(tr, view.get("round"))
+        if view.get("to_move") == side:
+            self.heading(tr("{army} · {hour} · your turn").format(army=army, hour=hour), 20)
+        else:
+            self.heading(tr("{army} · {hour} · {side} to move").format(
+                army=army, hour=hour, side=capital(side_text(tr, view.get("to_move")))), 20)
+        morale = view.get("morale") or {}
+        self.line(tr("Morale: French {french} · Allies {allied}").format(
+            french=morale.get("french", "?"), allied=morale.get("allied", "?")), 16)
+        if view.get("result"):
+            self.heading(result_line(tr, view["result"], side), 22)
+        else:
+            self.line(commands_text(tr, table.commands_left()), 15)
+        if table.refusal:
+            self.line("[color=ff8a80]" + tr("Refused ({rule}): {text}").format(
+                rule=refusal_title(tr, table.refusal["rule"]), text=table.refusal["message"])
+                + "[/color]", 16)
+        self._decision(tr, table, view)
+        self._instructions(tr, table)
+        self._army(tr, table)
+
+    def _decision(self, tr: Any, table: TriumphTable, view: dict[str, Any]) -> None:
+        pending = table.awaiting()
+        if pending is None:
+            self.headline = ""
+            return
+        decider, decision = pending
+        mine = table.my_decision()
+        attack = view.get("attack")
+        self.headline = decision_text(tr, decision, attack, mine, decider)
+        self.heading(("[color=ffd54f]" if mine else "[color=90caf9]") + self.headline + "[/color]", 21)
+        if attack:
+            self.line(tr("Attack from {start} into {defence}").format(
+                start=attack.get("attack_locale"), defence=attack.get("defence_locale")), 15)
+        if not mine:
+            return
+        if table.sent is not None:
+            self.line(tr("Sent. Waiting for the referee..."), 16)
+            return
+        units = table.units_by_id()
+        if decision != "command":
+            for option in table.options():
+                text = option_text(tr, option, units)
+                self.decision_buttons.append(self.button(
+                    text, lambda o=option: self.send(without_side(o)), "normal",
+                    52 if len(text) < 56 else 76, 15))
+            return
+        if table.command is None:
+            menu = table.menu()
+            ends = [i for i, e in enumerate(menu) if e.get("type") == "end_turn"]
+            for index in ends:
+                self.decision_buttons.append(self.button(tr("End turn"), lambda i=index: self.pick(i), "warn", 48))
+            grid = self.grid(2)
+            for index, entry in enumerate(menu):
+                if index not in ends:
+                    button = BigButton(text=menu_text(tr, entry, units), height=dp(48), font_size=sp(15))
+                    button.bind(on_release=lambda *_, i=index: self.pick(i))
+                    grid.add_widget(button)
+                    self.decision_buttons.append(button)
+            return
+        self._composer(tr, table, units)
+
+    def _composer(self, tr: Any, table: TriumphTable, units: dict[str, dict[str, Any]]) -> None:
+        command = table.command
+        assert command is not None
+        self.line("[b]" + menu_text(tr, command.entry, units) + "[/b]", 17)
+        action = command.action()
+        if action is not None:
+            self.line("[color=a5d6a7]" + command_summary(tr, action, units) + "[/color]", 16)
+        else:
+            self.line("[color=ffd54f]" + missing_text(tr, command.missing()) + "[/color]", 15)
+        self.send_button, _ = self.row((tr("Give this command"), self.send_command, "primary"),
+                                       (tr("Back"), self.back, "normal"))
+        self.send_button.disabled = action is None
+        if command.kind == "threat" and command.entry.get("guard"):
+            self.line(tr("Announce a Guard Attack with:"), 15)
+            for unit in command.entry.get("guard") or ():
+                chosen = command.guard == unit
+                button = self.button((TICK if chosen else "") + unit_text(tr, units.get(unit)),
+                                     lambda u=unit: self._guard(u), "primary" if chosen else "normal", 44, 15)
+                self.unit_buttons[unit] = button
+        elif command.entry.get("units") and command.kind != "threat":
+            self.line(tr("Units that go (tap to leave one behind):") if command.kind == "corps_move"
+                      else tr("Tap the units that go:"), 15)
+            grid = self.grid(2)
+            for unit in command.entry["units"]:
+                going = unit in command.picked
+                text = (TICK if going else "") + unit_text(tr, units.get(unit), with_corps=False)
+                if not going and command.kind == "corps_move":
+                    text += " " + tr("(stays)")
+                button = BigButton(text=text, height=dp(44), font_size=sp(15),
+                                   role="primary" if going else "normal")
+                button.bind(on_release=lambda *_, u=unit: self.toggle(u))
+                grid.add_widget(button)
+                self.unit_buttons[unit] = button
+        if command.destinations:
+            self.line(tr("Where to (on the map or here):"), 15)
+            grid = self.grid(3)
+            for index, dest in enumerate(command.destinations):
+                chosen = index == command.destination
+                button = BigButton(text=(TICK if chosen else "") + destination_text(tr, dest),
+                                   height=dp(44), font_size=sp(15), role="primary" if chosen else "normal")
+                button.bind(on_release=lambda *_, i=index: self.choose(i))
+                grid.add_widget(button)
+                self.destination_buttons.append(button)
+
+    def grid(self, columns: int) -> GridLayout:
+        """A grid of buttons in the panel, as high as its rows."""
+        grid = GridLayout(cols=columns, spacing=dp(4), size_hint_y=None, row_force_default=True,
+                          row_default_height=dp(46))
+        grid.bind(minimum_height=grid.setter("height"))
+        self.panel.add_widget(grid)
+        return grid
+
+    def _guard(self, unit: str) -> None:
+        command = self.table.command
+        if command is not None:
+            command.guard = None if command.guard == unit else unit
+        self.refresh(self.root_app.state)
+
+    def _instructions(self, tr: Any, table: TriumphTable) -> None:
+        steps = table.steps()
+        if not steps:
+            return
+        self.heading(tr("On the map (tap when done)"), 18)
+        for seq, index, step, done in steps:
+            text = (TICK if done else "") + step_text(tr, step)
+            button = self.button(text, lambda s=seq, i=index: self.toggle_step(s, i),
+                                 "normal" if not done else "done", 52 if len(text) < 60 else 76, 15)
+            if done:
+                button.background_color = (0.22, 0.3, 0.24, 1)
+                button.color = (0.7, 0.75, 0.7, 1)
+            self.step_buttons.append(button)
+
+    def _army(self, tr: Any, table: TriumphTable) -> None:
+        corps = table.corps()
+        if not corps:
+            return
+        self.heading(tr("Your army"), 18)
+        commanded = table.commanded()
+        for name, units in corps:
+            faces = ", ".join(face_text(tr, u.get("face")) for u in units)
+            if name is None:
+                places = ", ".join(f"{face_text(tr, u.get('face'))} {short_position(str(u.get('at')))}"
+                                   for u in units)
+                self.line(f"[b]{tr('Detached')}[/b]: {places}", 15)
+                continue
+            where = short_position(str((table.commander(name) or {}).get("at", "")))
+            mark = " · [color=ffd54f]" + tr("commanded this turn") + "[/color]" if name in commanded else ""
+            self.line(f"[b]{name}[/b] {where}{mark}: {faces}", 15)

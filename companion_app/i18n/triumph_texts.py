@@ -64,9 +64,12 @@ def face_text(tr: Translator, face: dict[str, Any] | None) -> str:
 
 
 def faces_text(tr: Translator, faces: list[dict[str, Any] | None]) -> str:
-    """Several faces, strongest first: "Infantry 3, Infantry 2"."""
-    ordered = sorted(faces, key=lambda f: -(f or {}).get("strength", 0))
-    return ", ".join(face_text(tr, f) for f in ordered)
+    """Several faces, strongest first, equal ones counted: "Infantry 3, Infantry 2 ×3"."""
+    counts: dict[str, int] = {}
+    for face in sorted(faces, key=lambda f: (-(f or {}).get("strength", 0), str((f or {}).get("type")))):
+        text = face_text(tr, face)
+        counts[text] = counts.get(text, 0) + 1
+    return ", ".join(text if n == 1 else f"{text} \u00d7{n}" for text, n in counts.items())
 
 
 def position_text(tr: Translator, position: str) -> str:
@@ -105,7 +108,9 @@ def unit_text(tr: Translator, unit: dict[str, Any] | None, with_corps: bool = Tr
 
 def units_text(tr: Translator, ids: list[Any], units: dict[str, dict[str, Any]],
                with_corps: bool = False) -> str:
-    """Several units by id: "Infantry 3, Cavalry 2"."""
+    """Several units by id: "Infantry 3, Cavalry 2 ×2" (with their corps: one by one)."""
+    if not with_corps:
+        return faces_text(tr, [(units.get(str(u)) or {}).get("face") for u in ids])
     return ", ".join(unit_text(tr, units.get(str(u)), with_corps) for u in ids)
 
 
@@ -294,9 +299,9 @@ def step_text(tr: Translator, step: dict[str, Any]) -> str:
         values = {"before": face_text(tr, step.get("before")), "after": face_text(tr, step.get("after")),
                   "at": at}
         if commander:
-            return tr("Replace one {before} of {commander} at {at} with an {after}").format(
+            return tr("Replace one {before} of {commander} at {at} with one {after}").format(
                 commander=commander, **values)
-        return tr("Replace the {before} at {at} with an {after}").format(**values)
+        return tr("Replace the {before} at {at} with one {after}").format(**values)
     if kind == "remove":
         face = face_text(tr, step.get("face"))
         if commander:

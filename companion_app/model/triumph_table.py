@@ -9,6 +9,7 @@ instruction steps of engine/triumph/instructions.py.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -204,7 +205,11 @@ class TriumphTable:
         """The legal options of our pending decision (empty when the other side decides)."""
         if not self.my_decision():
             return []
-        return [o for o in (self.view or {}).get("options") or () if isinstance(o, dict)]
+        unique: dict[str, dict[str, Any]] = {}
+        for option in (self.view or {}).get("options") or ():
+            if isinstance(option, dict):  # the engine may list one answer twice
+                unique.setdefault(json.dumps(option, sort_keys=True), option)
+        return list(unique.values())
 
     def menu(self) -> list[dict[str, Any]]:
         """The command menu's entries while our decision is `command`."""
@@ -285,10 +290,12 @@ class TriumphTable:
         else:
             self.done.add(key)
 
-    def steps(self) -> list[tuple[int, int, dict[str, Any], bool]]:
-        """Every instruction step, newest block first: (seq, index, step, done)."""
+    def steps(self, blocks: int | None = None) -> list[tuple[int, int, dict[str, Any], bool]]:
+        """The instruction steps of the newest `blocks` blocks (all by default), newest block
+        first: (seq, index, step, done)."""
         found = []
-        for block in reversed(self.instructions):
+        newest = list(reversed(self.instructions))
+        for block in newest[:blocks] if blocks is not None else newest:
             seq = int(block.get("seq", 0))
             for index, step in enumerate(block.get("steps") or ()):
                 if isinstance(step, dict):

@@ -8,14 +8,35 @@ from typing import Any
 
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
-from companion_app.ui.widgets import BigButton, WrapLabel, paint_background
+from companion_app.ui.widgets import ACCENT, DANGER, WARN, BigButton, WrapLabel, paint_background
 
 PANEL_BACKGROUND = (0.16, 0.17, 0.2, 1)
 DONE_COLOR = (0.24, 0.3, 0.26, 1)
+
+
+class WrapButton(Button):
+    """A full-width button for a sentence: the text wraps and the button grows to hold it."""
+
+    def __init__(self, text: str = "", role: str = "normal", least: float = 52, **kwargs: Any):
+        kwargs.setdefault("font_size", sp(16))
+        super().__init__(text=text, size_hint_y=None, height=dp(least), halign="left",
+                         valign="middle", padding=(dp(12), dp(8)), **kwargs)
+        self.least = dp(least)
+        self.background_normal = ""
+        self.background_color = {"primary": ACCENT, "warn": WARN, "danger": DANGER}.get(
+            role, (0.32, 0.34, 0.38, 1))
+        self.bind(width=self._wrap, texture_size=self._grow)
+
+    def _wrap(self, *_: Any) -> None:
+        self.text_size = (self.width - dp(24), None)
+
+    def _grow(self, *_: Any) -> None:
+        self.height = max(self.least, self.texture_size[1] + dp(16))
 
 
 class MapPlaceholder(Label):
@@ -98,9 +119,9 @@ class MapPanelScreen(Screen):
         return label
 
     def button(self, text: str, action: Callable[[], None], role: str = "normal",
-               height: float = 52, size: float = 16) -> BigButton:
+               height: float = 52, size: float = 16) -> WrapButton:
         """A full-width button that wraps long sentences."""
-        button = BigButton(text=text, role=role, height=dp(height), font_size=sp(size))
+        button = WrapButton(text=text, role=role, least=height, font_size=sp(size))
         button.bind(on_release=lambda *_: action())
         self.panel.add_widget(button)
         return button

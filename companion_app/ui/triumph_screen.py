@@ -4,9 +4,11 @@ tablet waits for), the physical instructions to tick off, and the army by corps.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.metrics import dp, sp
+from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 
 from companion_app.i18n.triumph_texts import (
@@ -17,6 +19,7 @@ from companion_app.i18n.triumph_texts import (
     decision_text,
     destination_text,
     face_text,
+    faces_text,
     hour_text,
     menu_text,
     missing_text,
@@ -33,6 +36,7 @@ from companion_app.model.triumph_table import TriumphTable
 from companion_app.ui.triumph_layout import MapPanelScreen
 from companion_app.ui.widgets import BigButton
 
+RECENT_BLOCKS = 4  # older instructions were done long ago (or never will be)
 TICK = "\u2022 "  # the font has no check mark
 
 
@@ -48,17 +52,17 @@ class TriumphScreen(MapPanelScreen):
         super().__init__(root, "triumph", **kwargs)
         if hasattr(self.map, "on_position"):
             self.map.on_position = self._map_position
-        self.decision_buttons: list[BigButton] = []
-        self.step_buttons: list[BigButton] = []
-        self.unit_buttons: dict[str, BigButton] = {}
-        self.destination_buttons: list[BigButton] = []
+        self.decision_buttons: list[Button] = []
+        self.step_buttons: list[Button] = []
+        self.unit_buttons: dict[str, Button] = {}
+        self.destination_buttons: list[Button] = []
         self.send_button: BigButton | None = None
         self.headline = ""
 
     @property
     def table(self) -> TriumphTable:
         """The tablet's Napoleon's Triumph state."""
-        return self.root_app.state.triumph  # type: ignore[no-any-return]
+        return self.root_app.state.triumph
 
     # -- the player's taps ----------------------------------------------------------------------
     def send(self, action: dict[str, Any]) -> None:
@@ -135,14 +139,14 @@ class TriumphScreen(MapPanelScreen):
             french=morale.get("french", "?"), allied=morale.get("allied", "?")), 16)
         if view.get("result"):
             self.heading(result_line(tr, view["result"], side), 22)
-        else:
+        elif view.get("to_move") == side:
             self.line(commands_text(tr, table.commands_left()), 15)
         if table.refusal:
             self.line("[color=ff8a80]" + tr("Refused ({rule}): {text}").format(
                 rule=refusal_title(tr, table.refusal["rule"]), text=table.refusal["message"])
                 + "[/color]", 16)
+        self._instructions(tr, table)  # the blocks on the map first: the game goes on from there
         self._decision(tr, table, view)
-        self._instructions(tr, table)
         self._army(tr, table)
 
     def _decision(self, tr: Any, table: TriumphTable, view: dict[str, Any]) -> None:
@@ -168,14 +172,13 @@ class TriumphScreen(MapPanelScreen):
             for option in table.options():
                 text = option_text(tr, option, units)
                 self.decision_buttons.append(self.button(
-                    text, lambda o=option: self.send(without_side(o)), "normal",
-                    52 if len(text) < 56 else 76, 15))
+                    text, partial(self.send, without_side(option)), "normal", 52, 16))
             return
         if table.command is None:
             menu = table.menu()
             ends = [i for i, e in enumerate(menu) if e.get("type") == "end_turn"]
             for index in ends:
-                self.decision_buttons.append(self.button(tr("End turn"), lambda i=index: self.pick(i), "warn", 48))
+                self.decision_buttons.append(self.button(tr("End turn"), partial(self.pick, index), "warn", 48))
             grid = self.grid(2)
             for index, entry in enumerate(menu):
                 if index not in ends:
@@ -203,7 +206,7 @@ class TriumphScreen(MapPanelScreen):
             for unit in command.entry.get("guard") or ():
                 chosen = command.guard == unit
                 button = self.button((TICK if chosen else "") + unit_text(tr, units.get(unit)),
-                                     lambda u=unit: self._guard(u), "primary" if chosen else "normal", 44, 15)
+                                     partial(self._guard, unit), "primary" if chosen else "normal", 44, 15)
                 self.unit_buttons[unit] = button
         elif command.entry.get("units") and command.kind != "threat":
             self.line(tr("Units that go (tap to leave one behind):") if command.kind == "corps_move"
@@ -245,14 +248,13 @@ class TriumphScreen(MapPanelScreen):
         self.refresh(self.root_app.state)
 
     def _instructions(self, tr: Any, table: TriumphTable) -> None:
-        steps = table.steps()
+        steps = table.steps(blocks=RECENT_BLOCKS)
         if not steps:
             return
         self.heading(tr("On the map (tap when done)"), 18)
         for seq, index, step, done in steps:
-            text = (TICK if done else "") + step_text(tr, step)
-            button = self.button(text, lambda s=seq, i=index: self.toggle_step(s, i),
-                                 "normal" if not done else "done", 52 if len(text) < 60 else 76, 15)
+            text = (tr("Done:") + " " if done else "") + step_text(tr, step)
+            button = self.button(text, partial(self.toggle_step, seq, index), "normal", 52, 16)
             if done:
                 button.background_color = (0.22, 0.3, 0.24, 1)
                 button.color = (0.7, 0.75, 0.7, 1)
@@ -265,7 +267,7 @@ class TriumphScreen(MapPanelScreen):
         self.heading(tr("Your army"), 18)
         commanded = table.commanded()
         for name, units in corps:
-            faces = ", ".join(face_text(tr, u.get("face")) for u in units)
+            faces = faces_text(tr, [u.get("face") for u in units])
             if name is None:
                 places = ", ".join(f"{face_text(tr, u.get('face'))} {short_position(str(u.get('at')))}"
                                    for u in units)

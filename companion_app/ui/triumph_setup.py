@@ -3,6 +3,7 @@ unit to another corps or (French) detach it to a position, then send it to the r
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.metrics import dp, sp
@@ -46,7 +47,7 @@ class TriumphSetupScreen(MapPanelScreen):
         if hasattr(self.map, "on_position"):
             self.map.on_position = self._map_position
 
-    def start(self, seat: str | None, accepted: dict[str, Any] | None) -> None:
+    def begin(self, seat: str | None, accepted: dict[str, Any] | None) -> None:
         """Begin from the standard set-up of the seat's side (or the accepted one); keeps a draft
         already begun for that side."""
         side = SIDE_OF_SEAT.get(seat or "")
@@ -104,7 +105,7 @@ class TriumphSetupScreen(MapPanelScreen):
         """Redraw the army, the checks and the buttons."""
         tr = self.root_app.tr
         accepted = state.triumph.setup is not None and state.phase == "placing"
-        self.start(state.seat, state.triumph.setup if accepted else None)
+        self.begin(state.seat, state.triumph.setup if accepted else None)
         draft = self.draft
         self.panel.clear_widgets()
         if draft is None:
@@ -169,7 +170,7 @@ class TriumphSetupScreen(MapPanelScreen):
                 commander=commander, place=short_position(where), count=len(units))
         if commander is not None and self.selected is not None and not locked:
             self.button(tr("Move it to {commander}").format(commander=commander),
-                        lambda c=commander: self._to_corps(c), "warn", 40, 15)
+                        partial(self._to_corps, commander), "warn", 40, 15)
         else:
             self.line(f"[b]{title}[/b]", 16)
         grid = GridLayout(cols=4, spacing=dp(4), size_hint_y=None, row_force_default=True,

@@ -4,9 +4,9 @@ contract adapter (tests/companion_app/triumph_referee.py); the tests are in test
 
 from __future__ import annotations
 
-from companion_app.model.triumph_table import SIDE_OF_SEAT
+import random
+
 from companion_app.ui.app_root import TabletRoot
-from engine.triumph.actions import action_from_dict
 from engine.triumph.standard import standard_setup
 from tests.companion_app.triumph_referee import StandInLink, StandInTable
 
@@ -16,6 +16,22 @@ def _tablet(table: StandInTable, seat: str, language: str = "en") -> TabletRoot:
     root.set_language(language)
     root.connect("local", seat)
     return root
+
+
+def drawn(frames: int = 4):
+    """Wait (yield from) until the window has drawn a few more frames: under software GL a
+    panel rebuilt with many buttons takes several hundred milliseconds to appear."""
+    from kivy.core.window import Window
+
+    count = [0]
+
+    def flip(*_):
+        count[0] += 1
+
+    Window.bind(on_flip=flip)
+    while count[0] < frames:
+        yield 0.05
+    Window.unbind(on_flip=flip)
 
 
 def _texts(screen) -> list[str]:
@@ -32,6 +48,7 @@ def triumph_setup(d):
     d.report["screen"] = blue.screens.current
     d.report["corps_units"] = {name: len(units) for name, units in screen.draft.corps()}
     d.report["problem_start"] = screen.draft.problem()
+    yield from drawn()
     d.shot("triumph-setup")
     # Move an Infantry 2 of Legrand (3 units, the least) to St. Hilaire: the corps is too small.
     legrand = [u["id"] for u in screen.draft.units if u.get("commander") == "Legrand"]
@@ -47,12 +64,14 @@ def triumph_setup(d):
     yield 0.2
     d.report["refused_texts"] = _texts(screen)
     d.report["setup_errors"] = list(blue.state.setup_errors)
+    yield from drawn()
     d.shot("triumph-setup-refused")
     screen.standard()
     # Detach an Infantry 2 of Vandamme to 62 (a French detachment).
     vandamme = [u["id"] for u in screen.draft.units if u.get("commander") == "Vandamme"]
     screen._select(vandamme[-2])
     yield 0.1
+    yield from drawn()
     d.shot("triumph-setup-selected")
     screen.position_input.text = "R73"
     screen._detach()
@@ -65,6 +84,7 @@ def triumph_setup(d):
     d.report["after_submit"] = blue.screens.current
     d.report["accepted_texts"] = _texts(screen)
     d.report["sent"] = table.received[-1][2]["setup"] == standard_setup("french")
+    yield from drawn()
     d.shot("triumph-setup-waiting")
 
 
@@ -84,6 +104,7 @@ def triumph_command(d):
     d.report["screens"] = [red.screens.current, blue.screens.current]
     d.report["menu"] = [b.text for b in screen.decision_buttons]
     d.report["headline"] = screen.headline
+    yield from drawn()
     d.shot("triumph-menu")
     menu = red.state.triumph.menu()
     index = next(i for i, e in enumerate(menu) if e["type"] == "corps_move"
@@ -100,6 +121,7 @@ def triumph_command(d):
     d.report["unit_buttons"] = [b.text for b in screen.unit_buttons.values()]
     d.report["destination_buttons"] = [b.text for b in screen.destination_buttons]
     d.report["send_disabled"] = screen.send_button.disabled
+    yield from drawn()
     d.shot("triumph-command")
     screen.send_command()
     yield 0.2
@@ -115,13 +137,99 @@ def triumph_command(d):
     yield 0.2
     d.report["refusal"] = red.state.triumph.refusal
     d.report["refusal_texts"] = [w for w in _texts(screen) if "Refused" in w]
+    yield from drawn()
     d.shot("triumph-refused")
 
 
-def play(table: StandInTable, data: dict) -> None:
-    """Push one action (records' vocabulary, with its side) and republish."""
-    table.game.push(action_from_dict(data))
-    table.publish()
+def to_allied_threat(table: StandInTable, seed: int = 0) -> None:
+    """Allied corps march until one can threaten a French locale, and does (found for seed 0:
+    eight actions, 94 threatens St. Hilaire at 93); the French then decide."""
+    rng = random.Random(seed)
+    game = table.game
+    while game.awaiting() != ("french", "response"):
+        actions = game.legal_actions()
+        threats = [a for a in actions if a.type == "threat" and a.side == "allied"]
+        ends = [a for a in actions if a.type == "end_turn"]
+        moves = [a for a in actions if a.type == "corps_move"]
+        if threats:
+            table.play(threats[0])
+        elif game.awaiting()[0] == "french" or not moves or rng.random() >= 0.8:
+            table.play(ends[0])
+        else:
+            table.play(rng.choice(moves))
 
 
-__all__ = ["SIDE_OF_SEAT", "triumph_command", "triumph_setup"]
+def finish_attack(table: StandInTable) -> None:
+    """Both sides answer the rest of the attack: the attacker presses and leads, the defender
+    names a leader and does not counter-attack; the first legal answer elsewhere."""
+    game = table.game
+    while game.state.attack is not None:
+        actions = game.legal_actions()
+        step = game.awaiting()[1]
+        if step == "feint_or_press":
+            choice = next(a for a in actions if a.type == "press")
+        elif step in ("defence_leaders", "attack"):
+            choice = next((a for a in actions if len(getattr(a, "units", getattr(a, "leaders", ()))) == 1),
+                          actions[0])
+        else:
+            choice = actions[0]
+        table.play(choice)
+
+
+def triumph_attack(d):
+    """An Allied attack: the French tablet answers the threat, the Allied one waits; the combat's
+    instructions on both tablets; German and Bulgarian."""
+    table, red, blue = _both(d)
+    d.show(red, blue)
+    yield 0.3
+    to_allied_threat(table)
+    yield 0.4
+    red_screen, blue_screen = red.screen_by_name["triumph"], blue.screen_by_name["triumph"]
+    d.report["blue_headline"] = blue_screen.headline
+    d.report["blue_options"] = [b.text for b in blue_screen.decision_buttons]
+    d.report["red_headline"] = red_screen.headline
+    d.report["red_buttons"] = len(red_screen.decision_buttons)
+    d.report["attack"] = dict(table.game.view(None).to_dict()["attack"])
+    d.report["red_steps"] = [b.text for b in red_screen.step_buttons]
+    yield from drawn()
+    d.shot("triumph-attack")
+    for root in (red, blue):
+        root.set_language("de")
+    yield 0.3
+    d.report["blue_headline_de"] = blue_screen.headline
+    d.report["red_headline_de"] = red_screen.headline
+    d.report["blue_options_de"] = [b.text for b in blue_screen.decision_buttons]
+    yield from drawn()
+    d.shot("triumph-attack-de")
+    for root in (red, blue):
+        root.set_language("en")
+    yield 0.1
+    # The French defend with every unit of the reserve: the option with the longest list.
+    options = blue.state.triumph.options()
+    defend = max((i for i, o in enumerate(options) if o["type"] == "defend"),
+                 key=lambda i: len(options[i]["units"]))
+    blue_screen.decision_buttons[defend].dispatch("on_release")
+    yield 0.2
+    d.report["defend_sent"] = table.received[-1]
+    d.report["after_defend"] = table.game.awaiting()
+    finish_attack(table)
+    yield 0.3
+    d.report["events"] = [e["type"] for e in table.game.events]
+    d.report["blue_steps"] = [b.text for b in blue_screen.step_buttons]
+    d.report["red_steps_after"] = [b.text for b in red_screen.step_buttons]
+    d.report["blue_blocks"] = table.instructions["blue"]
+    d.report["red_blocks"] = table.instructions["red"]
+    yield from drawn()
+    d.shot("triumph-instructions")
+    seq, index, _step, _ = blue.state.triumph.steps()[0]
+    blue_screen.step_buttons[0].dispatch("on_release")
+    yield 0.2
+    d.report["done"] = sorted(blue.state.triumph.done)
+    d.report["done_text"] = blue_screen.step_buttons[0].text
+    d.report["done_key"] = [seq, index]
+    for root in (red, blue):
+        root.set_language("bg")
+    yield 0.3
+    d.report["blue_steps_bg"] = [b.text for b in blue_screen.step_buttons]
+    yield from drawn()
+    d.shot("triumph-instructions-bg")

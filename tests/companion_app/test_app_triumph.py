@@ -25,3 +25,10 @@ def test_command(run_scenario):
     report, folder = run_scenario("triumph_command")
     _keep(folder)
     print(report)
+
+
+def test_attack(run_scenario):
+    report, folder = run_scenario("triumph_attack")
+    _keep(folder)
+    import json
+    print(json.dumps(report, indent=1, ensure_ascii=False))

@@ -102,6 +102,55 @@ def seat_state(game: TriumphGame | None, seat: str, *, phase: str = "playing",
             "instructions": list(instructions or [])}
 
 
+def _face(text: str) -> dict[str, Any]:
+    """The engine's short face "Gd-Inf-3" as a face dict."""
+    *kind, strength = text.split("-")
+    names = {"Inf": "infantry", "Cav": "cavalry", "Art": "artillery"}
+    return {"type": names[kind[-1]], "strength": int(strength), "guard": kind[0] == "Gd"}
+
+
+def fallback_steps(game: TriumphGame, events: list[dict[str, Any]], side: str) -> list[dict[str, Any]]:
+    """Instruction steps for `side`'s own blocks from one ruling's events (used only while
+    engine/triumph/instructions.py is not there; moves by command, losses, reveals)."""
+    units = game.state.units
+    steps: list[dict[str, Any]] = []
+    shown: dict[str, list[dict[str, Any]]] = {}
+    for event in events:
+        kind = event["type"]
+        if kind == "reveal":
+            for item in event["units"]:
+                if item["side"] == side:
+                    shown.setdefault(str(units[item["unit"]].at), []).append(item["face"])
+        if event.get("side") != side:
+            continue
+        if kind in ("corps_move", "detach_move", "unit_move"):
+            faces = [_face(str(units[u].face)) for u in event["units"]]
+            steps.append({"step": "move", "commander": event.get("commander"),
+                          "flag": kind == "corps_move", "faces": faces, "from": event["start"],
+                          "to": event["to"]})
+        elif kind == "replace":
+            steps.append({"step": "replace", "commander": units[event["unit"]].commander,
+                          "at": event["at"], "before": _face(event["before"]),
+                          "after": _face(event["after"])})
+        elif kind == "eliminate":
+            steps.append({"step": "remove", "commander": None, "at": event["at"],
+                          "face": event["face"]})
+        elif kind == "commander-removed":
+            steps.append({"step": "remove_flag", "commander": event["commander"], "at": event["at"]})
+    steps += [{"step": "show", "at": at, "faces": faces} for at, faces in shown.items()]
+    return steps
+
+
+def instruction_steps(game: TriumphGame, events: list[dict[str, Any]], side: str) -> list[dict[str, Any]]:
+    """The steps of engine/triumph/instructions.py when present, else the fallback's."""
+    try:
+        from engine.triumph import instructions  # type: ignore[attr-defined]
+    except ImportError:
+        return fallback_steps(game, events, side)
+    build = getattr(instructions, "instructions", None) or getattr(instructions, "steps_for", None)
+    return list(build(game, events, side)) if build is not None else fallback_steps(game, events, side)
+
+
 def _real_ids(game: TriumphGame, value: Any) -> Any:
     names = {handle(game.handle_secret, game.state.turns_played, u): u for u in game.state.units}
     if isinstance(value, str):
@@ -159,15 +208,26 @@ class StandInTable:
         if kind == "nt" and self.game is not None:
             data = dict(_real_ids(self.game, args.get("action") or {}), side=side)
             try:
-                self.game.push(action_from_dict(data))
+                self.play(action_from_dict(data))
             except IllegalMove as refused:
                 return {"ok": False, "code": "illegal",
                         "message": f"{refused.refusal.rule}: {refused.refusal.message}"}
             except ArbiterError as error:
                 return {"ok": False, "code": "malformed", "message": error.message}
-            self.publish()
             return {"ok": True}
         return {"ok": False, "code": "wrong-phase", "message": "not now"}
+
+    def play(self, action: Any) -> list[dict[str, Any]]:
+        """Push one engine action, add each seat's instructions, republish; its events."""
+        assert self.game is not None
+        events = self.game.push(action)
+        self.seq += 1
+        for seat in ("red", "blue"):
+            steps = instruction_steps(self.game, events, SIDE_OF_SEAT[seat])
+            if steps:
+                self.instructions[seat].append({"seq": self.seq, "steps": steps})
+        self.publish()
+        return events
 
 
 class StandInLink(Link):

@@ -13,7 +13,6 @@ from kivy.uix.gridlayout import GridLayout
 
 from companion_app.i18n.triumph_texts import (
     ARMY_NAMES,
-    capital,
     command_summary,
     commands_text,
     decision_text,
@@ -27,7 +26,6 @@ from companion_app.i18n.triumph_texts import (
     refusal_title,
     result_line,
     short_position,
-    side_text,
     step_text,
     unit_text,
 )
@@ -128,12 +126,7 @@ class TriumphScreen(MapPanelScreen):
         self.map.highlight(command.positions() if command is not None else [])
         side = table.side
         army = tr(ARMY_NAMES[side]) if side else ""
-        hour = hour_text(tr, view.get("round"))
-        if view.get("to_move") == side:
-            self.heading(tr("{army} · {hour} · your turn").format(army=army, hour=hour), 20)
-        else:
-            self.heading(tr("{army} · {hour} · {side} to move").format(
-                army=army, hour=hour, side=capital(side_text(tr, view.get("to_move")))), 20)
+        self.heading(f"{army} · {hour_text(tr, view.get('round'))}", 20)
         morale = view.get("morale") or {}
         self.line(tr("Morale: French {french} · Allies {allied}").format(
             french=morale.get("french", "?"), allied=morale.get("allied", "?")), 16)

@@ -34,8 +34,9 @@ def face_code(face: dict[str, Any] | None) -> str:
 
 
 def faces_label(faces: list[dict[str, Any] | None]) -> str:
-    """Known faces strongest first, then "+n" for the hidden ones: "I3 I2 +2"."""
-    known = sorted((face_code(f) for f in faces if f), key=lambda c: (-int(c[1]), c))
+    """Known faces strongest first (Guard, infantry, cavalry, artillery), then "+n" for the
+    hidden ones: "I3 I2 +2"."""
+    known = sorted((face_code(f) for f in faces if f), key=lambda c: (-int(c[1]), "GICA".find(c[0])))
     hidden = sum(1 for f in faces if not f)
     if not known:
         return ""
@@ -190,8 +191,8 @@ class TriumphBoard:
             stacks[key].faces.append(unit.get("face"))
         flags = [Flag(c["name"], c["side"], c["at"], short_name(c["name"]))
                  for c in view.get("commanders", ()) if c.get("at")]
-        off_map = [c["name"] for c in view.get("commanders", ())
-                   if not c.get("at") and c.get("units", 0) > 0]
+        # the view does not tell reinforcements still to come from eliminated commanders
+        off_map = [c["name"] for c in view.get("commanders", ()) if not c.get("at")]
         attack = view.get("attack") or {}
         return Scene(sorted(stacks.values(), key=lambda s: (s.position, s.side)), flags,
                      attack.get("attack_locale"), attack.get("defence_locale"),

@@ -142,7 +142,7 @@ def legend_text(tr: Any) -> str:
         f"[b][color=6f9bff]{army_name(tr, 'french')}[/color]   "
         f"[color=ff6e6e]{army_name(tr, 'allied')}[/color]   "
         f"[color=ffa000]{tr(ATTACK_WORD)}[/color]   [color=ffb74d]{tr(ROAD_WORD)}[/color][/b]",
-        tr("Number on a block: how many blocks; tan circle: a hill; "
+        tr("Number on a block: how many blocks; tan circle: a hill; coloured dots: objectives; "
            "dashed red line: impassable; thick line: wide border; X: approach closed"),
     ])
 

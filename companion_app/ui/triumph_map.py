@@ -110,6 +110,7 @@ class TriumphMap(Widget):
         self._flags(width)
         self._closed_and_stormed(width, unit)
         self._highlights(width, unit)
+        self._occupied_numbers(width)
 
     def _line(self, a: int, b: int, color: tuple[float, ...], line_width: float) -> None:
         na, nb = self.board.nodes[a], self.board.nodes[b]
@@ -141,6 +142,7 @@ class TriumphMap(Widget):
                                  width=max(1.0, unit * 2)))
 
     def _nodes(self, width: float) -> None:
+        """Every locale: its circle (tan for a hill, with a peak), stars, and free ones' numbers."""
         occupied = {parse_position(s.position)[0] for s in self.scene.stacks
                     if s.position.startswith("R")}
         for node in self.board.nodes.values():
@@ -163,11 +165,20 @@ class TriumphMap(Widget):
                                         size=(2 * dot + 2, 2 * dot + 2)))
                 self.canvas.add(Color(*STAR_COLORS[star]))
                 self.canvas.add(Ellipse(pos=(sx - dot, sy - dot), size=(2 * dot, 2 * dot)))
-            if node.id in occupied:  # the number moves up, small, above the block count
-                self._text(str(node.id), (cx, cy + r * 0.68), max(sp(9), r * 0.5), INK,
-                           bold=False)
-            else:
-                self._text(str(node.id), (cx, cy), max(sp(10), r * 0.8), INK, bold=False)
+            if node.id not in occupied:  # occupied ones get their number on top, later
+                self._text(str(node.id), (cx, cy), max(sp(11), r * 0.85), INK, bold=False)
+
+    def _occupied_numbers(self, width: float) -> None:
+        """The numbers of occupied locales, left of their circle (the blocks take the middle),
+        drawn over everything so that rings and labels never hide them."""
+        occupied = {parse_position(s.position)[0] for s in self.scene.stacks
+                    if s.position.startswith("R")}
+        for locale in sorted(occupied):
+            node = self.board.nodes[locale]
+            cx, cy = self.to_screen(node.x, node.y)
+            texture = text_texture(str(locale), int(sp(11)), True)
+            self._text(str(locale), (cx - node.radius * width - texture.size[0] / 2 + 3, cy),
+                       sp(11), INK, back=(1, 1, 1, 0.9))
 
     def _text(self, text: str, center: tuple[float, float], size: float,
               color: tuple[float, ...], bold: bool = True, back: tuple[float, ...] | None = None
@@ -186,8 +197,6 @@ class TriumphMap(Widget):
         locale, other = parse_position(stack.position)
         r = self.board.nodes[locale].radius * width
         side = max(r * (0.95 if other is None else 0.8), sp(16))
-        if other is None:  # a little low, under the locale's number
-            y -= r * 0.22
         self.canvas.add(Color(*SIDE_COLORS[stack.side]))  # a block seen from above
         self.canvas.add(RoundedRectangle(pos=(x - side / 2, y - side / 2), size=(side, side),
                                          radius=[side * 0.18]))
@@ -196,8 +205,8 @@ class TriumphMap(Widget):
                                                 side * 0.18), width=1.0))
         self._text(str(stack.count), (x, y), max(sp(11), side * 0.7), (1, 1, 1, 1))
         label = stack.label
-        if label:
-            below = y - side / 2 - sp(7) if other is None else y - side / 2 - sp(6)
+        if label:  # under the locale's circle (or under an approach's block)
+            below = (y - max(r, side / 2) - sp(6)) if other is None else y - side / 2 - sp(6)
             self._text(label, (x, below), sp(10), (1, 1, 1, 1), back=(0.1, 0.1, 0.1, 0.8))
         self.drawn[stack.position] = f"{stack.side}:{stack.count}" + (f" {label}" if label else "")
 

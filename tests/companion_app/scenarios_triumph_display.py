@@ -45,6 +45,37 @@ def opening_with_an_attack() -> tuple[TriumphGame, list[dict[str, Any]]]:
     return game, views
 
 
+def demoralised_allies() -> TriumphGame:
+    """A small position (the rulebook's attack from 95 into 108) where the Allies, at morale 2,
+    lose the attack and with it the game."""
+    from tests.engine.triumph.helpers import act, game, play, unit
+
+    g = game([unit("l1", "french", "I3", "R95", "Lannes"), unit("l2", "french", "I2", "R95", "Lannes"),
+              unit("l3", "french", "C2", "R95", "Lannes"),
+              unit("p1", "allied", "I2", "R108", "Prebyshevsky"),
+              unit("p2", "allied", "I2", "R108", "Prebyshevsky"),
+              unit("p3", "allied", "C2", "R108", "Prebyshevsky")],
+             {"Lannes": "R95", "Prebyshevsky": "R108"}, morale={"french": 23, "allied": 2})
+    lannes = [{"type": "corps_move", "commander": "Lannes", "units": ["l1", "l2", "l3"]}]
+    play(g, act("french", "threat", from_=95, into=108),
+         act("allied", "defend", units=["p1", "p2"]), act("french", "press"),
+         act("allied", "defence_leaders", units=["p1"]),
+         act("french", "attack", orders=lannes, leaders=["l1"]),
+         act("allied", "counter_attack", units=[]),
+         act("allied", "retreat", losses={}, to={"p2": 96, "p3": 106},
+             keep={"Prebyshevsky": "p2"}))
+    return g
+
+
+def _frames(count: int = 3):
+    """Yield until Kivy has drawn `count` more frames (labels render their new text then)."""
+    from kivy.clock import Clock
+
+    until = Clock.frames_displayed + count
+    while Clock.frames_displayed < until:
+        yield 0.02
+
+
 def _display() -> TabletRoot:
     """A referee display holding the public state (no link: the scenario delivers messages)."""
     root = TabletRoot()
@@ -61,7 +92,7 @@ def triumph_display(d):
     # the threat: the Allies must answer
     threat_view = views[5]
     display.deliver("view", threat_view)
-    yield 0.3
+    yield from _frames()
     screen = display.screen_by_name["display"]
     panel = screen.triumph
     d.report["screen"] = display.screens.current
@@ -69,7 +100,7 @@ def triumph_display(d):
     # the attack, its leaders revealed: the Allies decide whether to counter-attack
     display.deliver("view", views[-1])
     display.deliver("clocks", {"red": 1500.0, "blue": 1380.0, "running": "red"})
-    yield 0.3
+    yield from _frames()
     d.report["awaiting"] = views[-1]["awaiting"]
     d.report["turn"] = panel.turn.text
     d.report["waiting"] = panel.waiting.text
@@ -95,18 +126,25 @@ def triumph_display(d):
     d.report["tapped"] = tapped
     panel.map.highlight([])
     display.set_language("de")
-    yield 0.3
+    yield from _frames()
     d.report["de"] = {"turn": panel.turn.text, "waiting": panel.waiting.text,
                       "attack": panel.attack.text}
     d.shot("triumph-display-de")
     display.set_language("bg")
-    yield 0.2
+    yield from _frames()
     d.report["bg"] = {"turn": panel.turn.text, "waiting": panel.waiting.text}
     d.shot("triumph-display-bg")
+    display.set_language("en")
+    # the end: the Allies demoralised
+    display.deliver("view", demoralised_allies().view(None).to_dict())
+    yield from _frames()
+    d.report["over"] = {"result": panel.result.text, "turn": panel.turn.text, "waiting": panel.waiting.text,
+                        "stormed": panel.map.drawn.get("stormed:108")}
+    d.shot("triumph-display-over")
     # a Stratego view afterwards gives the display its board back
     display.state = TableState(seat=None, phase="game")
     display.refresh()
-    yield 0.1
+    yield from _frames(1)
     d.report["board_back"] = screen.layout.parent is screen and panel.parent is None
 
 

@@ -37,6 +37,11 @@ def test_the_display_shows_the_public_game_and_the_attack(run_scenario):
     assert report["de"]["waiting"] == "[color=ffd54f]Warten auf die Alliierten: Gegenangriff oder nicht[/color]"
     assert report["de"]["turn"].startswith("7:00 Uhr")
     assert report["bg"]["turn"].startswith("7:00")
+    assert report["over"]["result"] == ("[color=ffd54f]French win\n"
+                                        "The army of the Allies is demoralised.[/color]")
+    assert report["over"]["waiting"] == ""
+    assert report["over"]["turn"] == "Game over"
+    assert report["over"]["stormed"] == "stormed"  # Lannes stormed 108 with the last attack
     assert report["board_back"]
     assert {Path(p).name for p in report["screenshots"]} >= {"triumph-display.png",
                                                              "triumph-display-de.png"}

@@ -37,6 +37,8 @@ def test_the_display_shows_the_public_game_and_the_attack(run_scenario):
     assert report["de"]["waiting"] == "[color=ffd54f]Warten auf die Alliierten: Gegenangriff oder nicht[/color]"
     assert report["de"]["turn"].startswith("7:00 Uhr")
     assert report["bg"]["turn"].startswith("7:00")
+    assert report["feint"]["closed"] == "x"
+    assert report["feint"]["waiting"] == "[color=ffd54f]Waiting for the Allies: advance the defenders[/color]"
     assert report["over"]["result"] == ("[color=ffd54f]French win\n"
                                         "The army of the Allies is demoralised.[/color]")
     assert report["over"]["waiting"] == ""

@@ -16,7 +16,7 @@ from companion_app.i18n.triumph_texts import (
 from companion_app.model.triumph_board import TriumphBoard, face_code, faces_label, short_name
 from companion_app.ui.triumph_layout import load_layout
 from engine.triumph.game import TriumphGame
-from tests.companion_app.scenarios_triumph_display import opening_with_an_attack
+from tests.companion_app.triumph_games import feint_on_94, opening_with_an_attack
 from tests.engine.triumph.setups import allied_setup, french_setup
 
 BOARD = TriumphBoard(load_layout())
@@ -107,3 +107,9 @@ def test_the_display_texts():
     de = Translator("de")
     assert waiting_text(de, views[5]) == "Warten auf die Alliierten: verteidigen oder zurückziehen"
     assert hour_text(de, 14) == "14:00 Uhr"
+
+
+def test_a_feint_closes_its_approach_on_the_map():
+    scene = BOARD.scene(feint_on_94().view(None).to_dict())
+    assert scene.closed == ["93>94"]
+    assert (scene.attack_locale, scene.defence_locale) == (93, 94)

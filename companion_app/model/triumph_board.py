@@ -199,20 +199,23 @@ class TriumphBoard:
                      list(view.get("closed", ())), list(view.get("stormed", ())), off_map)
 
     def position_at(self, x: float, y: float, approaches: set[str] | frozenset[str] = frozenset(),
-                    slack: float = 1.0) -> str | None:
-        """The position a tap at (x, y) means: the nearest reserve or listed approach whose mark
-        it falls in (`slack` widens every mark, for fingers), or None."""
+                    slack: float = 1.0, reach: float = 0.0) -> str | None:
+        """The position a tap at (x, y) means: a reserve, or one of the listed approaches, whose
+        mark it falls in (`slack` widens every mark, `reach` is the least radius a finger gets),
+        the nearest edge winning; None when it falls in none."""
         best: tuple[float, str] | None = None
         for node in self.nodes.values():
             dist = math.hypot(x - node.x, y - node.y)
-            if dist <= node.radius * slack and (best is None or dist < best[0]):
-                best = (dist, f"R{node.id}")
+            if dist <= max(node.radius * slack, reach):
+                score = dist - node.radius
+                if best is None or score < best[0]:
+                    best = (score, f"R{node.id}")
         for position in approaches:
             ax, ay = self.point(position)
-            locale, _ = parse_position(position)
+            mark = self.nodes[parse_position(position)[0]].radius * 0.6
             dist = math.hypot(x - ax, y - ay)
-            # an approach mark is smaller than its locale but wins where they overlap
-            if dist <= self.nodes[locale].radius * 0.6 * slack and (
-                    best is None or dist < best[0] + self.nodes[locale].radius * 0.5):
-                best = (dist, position)
+            if dist <= max(mark * slack, reach * 0.7):
+                score = dist - mark
+                if best is None or score < best[0]:
+                    best = (score, position)
         return best[1] if best else None

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle, Triangle
-from kivy.metrics import sp
+from kivy.metrics import dp, sp
 from kivy.uix.widget import Widget
 
 from companion_app.model.triumph_board import Scene, TriumphBoard, parse_position
@@ -78,7 +78,9 @@ class TriumphMap(Widget):
         left, bottom, width = self.box()
         marked = {p for p in self.highlighted if ">" in p}
         marked |= {s.position for s in self.scene.stacks if ">" in s.position}
-        return self.board.position_at((px - left) / width, (py - bottom) / width, marked, 1.3)
+        # a finger gets at least 24dp around a small locale's centre (the nearest edge wins)
+        return self.board.position_at((px - left) / width, (py - bottom) / width, marked, 1.3,
+                                      dp(24) / width)
 
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):

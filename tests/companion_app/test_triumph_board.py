@@ -88,6 +88,10 @@ def test_a_tap_names_the_reserve_or_a_marked_approach():
     assert BOARD.position_at(x, y, {"93>94"}) == "93>94"
     assert BOARD.position_at(x, y) in ("R93", None)  # an unmarked approach is not a target
     assert BOARD.position_at(-1, -1) is None
+    # a finger's reach: just outside a small locale still names it, the nearer edge wins
+    small = BOARD.nodes[3]
+    assert BOARD.position_at(small.x + small.radius * 1.5, small.y) is None
+    assert BOARD.position_at(small.x + small.radius * 1.5, small.y, reach=small.radius * 2) == "R3"
 
 
 def test_the_display_texts():

@@ -62,11 +62,21 @@ class Command:
 
     @property
     def destinations(self) -> list[Any]:
-        """The entry's destinations (a lone one given as a plain value is a list of one)."""
+        """The entry's destinations, each one a choice: a road written with "block" (cavalry
+        that may end blocking an approach of the road's last locale) also offers each of
+        those approaches by that road."""
         found = self.entry.get("to")
         if found is None or self.kind not in MOVES:
             return []
-        return list(found) if isinstance(found, list) else [found]
+        choices: list[Any] = []
+        for dest in found if isinstance(found, list) else [found]:
+            choices.append({k: v for k, v in dest.items() if k != "block"}
+                           if isinstance(dest, dict) else dest)
+            if isinstance(dest, dict) and dest.get("block") and dest.get("road"):
+                last = dest["road"][-1]
+                choices += [{"to": f"{last}>{toward}", "road": list(dest["road"])}
+                            for toward in dest["block"]]
+        return choices
 
     def positions(self) -> list[str]:
         """Where the destinations end, for the map's highlight."""

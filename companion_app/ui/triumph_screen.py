@@ -11,7 +11,7 @@ from kivy.metrics import dp, sp
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 
-from companion_app.i18n.triumph_texts import (
+from companion_app.i18n.triumph_tablet_texts import (
     ARMY_NAMES,
     command_summary,
     commands_text,
@@ -31,7 +31,7 @@ from companion_app.i18n.triumph_texts import (
 )
 from companion_app.model.table import TableState
 from companion_app.model.triumph_table import TriumphTable
-from companion_app.ui.triumph_layout import MapPanelScreen
+from companion_app.ui.triumph_panel import MapPanelScreen
 from companion_app.ui.widgets import BigButton
 
 RECENT_BLOCKS = 4  # older instructions were done long ago (or never will be)

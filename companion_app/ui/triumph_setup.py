@@ -11,7 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.textinput import TextInput
 
-from companion_app.i18n.triumph_texts import (
+from companion_app.i18n.triumph_tablet_texts import (
     ARMY_NAMES,
     face_text,
     short_position,
@@ -19,7 +19,7 @@ from companion_app.i18n.triumph_texts import (
 from companion_app.model.table import TableState
 from companion_app.model.triumph_setup import TriumphSetupDraft
 from companion_app.model.triumph_table import SIDE_OF_SEAT
-from companion_app.ui.triumph_layout import MapPanelScreen
+from companion_app.ui.triumph_panel import MapPanelScreen
 from companion_app.ui.widgets import BigButton
 
 

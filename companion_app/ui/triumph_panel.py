@@ -1,0 +1,139 @@
+"""The shape both Napoleon's Triumph screens share: the map beside a scrolling panel (the map
+above it when the tablet is upright), and the panel's small building blocks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+
+from companion_app.ui.widgets import ACCENT, DANGER, WARN, BigButton, WrapLabel, paint_background
+
+PANEL_BACKGROUND = (0.16, 0.17, 0.2, 1)
+DONE_COLOR = (0.24, 0.3, 0.26, 1)
+
+
+class WrapButton(Button):
+    """A full-width button for a sentence: the text wraps and the button grows to hold it."""
+
+    def __init__(self, text: str = "", role: str = "normal", least: float = 52, **kwargs: Any):
+        kwargs.setdefault("font_size", sp(16))
+        super().__init__(text=text, size_hint_y=None, height=dp(least), halign="left",
+                         valign="middle", padding=(dp(12), dp(8)), **kwargs)
+        self.least = dp(least)
+        self.background_normal = ""
+        self.background_color = {"primary": ACCENT, "warn": WARN, "danger": DANGER}.get(
+            role, (0.32, 0.34, 0.38, 1))
+        self.bind(width=self._wrap, texture_size=self._grow)
+
+    def _wrap(self, *_: Any) -> None:
+        self.text_size = (self.width - dp(24), None)
+
+    def _grow(self, *_: Any) -> None:
+        self.height = max(self.least, self.texture_size[1] + dp(16))
+
+
+class MapPlaceholder(Label):
+    """Stands in for the map widget (TriumphMap) where it is not installed: names the positions
+    the player may choose, with the same methods."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(font_size=sp(15), halign="center", valign="middle", **kwargs)
+        self.on_position: Callable[[str], None] | None = None
+        self.bind(size=lambda *_: setattr(self, "text_size", self.size))
+        self.highlighted: list[str] = []
+        self.shown: dict[str, Any] | None = None
+
+    def show(self, view: dict[str, Any]) -> None:
+        """Write where the blocks stand (the real map draws them)."""
+        self.shown = view
+        self._write()
+
+    def highlight(self, positions: list[str]) -> None:
+        """Remember the positions to ring."""
+        self.highlighted = list(positions)
+        self._write()
+
+    def _write(self) -> None:
+        blocks: dict[str, int] = {}
+        for unit in (self.shown or {}).get("units", ()):
+            key = f"{unit.get('side', '')[:1].upper()} {unit.get('at')}"
+            blocks[key] = blocks.get(key, 0) + 1
+        lines = ["  ".join(f"{k}: {n}" for k, n in sorted(blocks.items())[i:i + 6])
+                 for i in range(0, len(blocks), 6)]
+        if self.highlighted:
+            lines += ["", "> " + "  ".join(dict.fromkeys(self.highlighted))]
+        self.text = "\n".join(lines)
+
+
+def make_map() -> Any:
+    """The map widget: TriumphMap when installed, else the placeholder."""
+    try:
+        from companion_app.ui.triumph_map import TriumphMap  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return MapPlaceholder()
+    return TriumphMap()
+
+
+class MapPanelScreen(Screen):
+    """A screen of the map and a scrolling panel; subclasses fill `self.panel` in `refresh`."""
+
+    def __init__(self, root: Any, name: str, **kwargs: Any):
+        super().__init__(name=name, **kwargs)
+        self.root_app = root
+        self.layout = BoxLayout(padding=dp(6), spacing=dp(8))
+        self.map = make_map()
+        self.scroll = ScrollView(do_scroll_x=False, bar_width=dp(6), size_hint_x=0.9)
+        paint_background(self.scroll, PANEL_BACKGROUND)
+        self.panel = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(6),
+                               padding=(dp(8), dp(8)))
+        self.panel.bind(minimum_height=self.panel.setter("height"))
+        self.scroll.add_widget(self.panel)
+        self.layout.add_widget(self.map)
+        self.layout.add_widget(self.scroll)
+        self.add_widget(self.layout)
+        self.bind(size=self._orient)
+
+    def _orient(self, *_: Any) -> None:
+        upright = self.height > self.width
+        self.layout.orientation = "vertical" if upright else "horizontal"
+        self.scroll.size_hint = (1, 1.2) if upright else (0.9, 1)
+
+    # -- building blocks ------------------------------------------------------------------------
+    def heading(self, text: str, size: float = 20) -> WrapLabel:
+        """A bold line of the panel."""
+        label = WrapLabel(text=text, font_size=sp(size), bold=True)
+        self.panel.add_widget(label)
+        return label
+
+    def line(self, text: str, size: float = 16) -> WrapLabel:
+        """A wrapping line of the panel (markup allowed)."""
+        label = WrapLabel(text=text, font_size=sp(size))
+        self.panel.add_widget(label)
+        return label
+
+    def button(self, text: str, action: Callable[[], None], role: str = "normal",
+               height: float = 52, size: float = 16) -> WrapButton:
+        """A full-width button that wraps long sentences."""
+        button = WrapButton(text=text, role=role, least=height, font_size=sp(size))
+        button.bind(on_release=lambda *_: action())
+        self.panel.add_widget(button)
+        return button
+
+    def row(self, *buttons: tuple[str, Callable[[], None], str]) -> list[BigButton]:
+        """Buttons side by side: (text, action, role) each."""
+        box = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(6))
+        made = []
+        for text, action, role in buttons:
+            button = BigButton(text=text, role=role, height=dp(52), font_size=sp(16))
+            button.bind(on_release=lambda *_, a=action: a())
+            box.add_widget(button)
+            made.append(button)
+        self.panel.add_widget(box)
+        return made

@@ -123,7 +123,10 @@ class TriumphScreen(MapPanelScreen):
         if view:
             self.map.show(view)
         command = table.command
-        self.map.highlight(command.positions() if command is not None else [])
+        if command is not None and command.destination is not None:  # the map confirms the choice
+            self.map.highlight([command.positions()[command.destination]])
+        else:
+            self.map.highlight(command.positions() if command is not None else [])
         side = table.side
         army = tr(ARMY_NAMES[side]) if side else ""
         self.heading(f"{army} · {hour_text(tr, view.get('round'))}", 20)

@@ -3,7 +3,6 @@ unit to another corps or (French) detach it to a position, then send it to the r
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from kivy.metrics import dp, sp
@@ -20,7 +19,7 @@ from companion_app.model.table import TableState
 from companion_app.model.triumph_setup import TriumphSetupDraft
 from companion_app.model.triumph_table import SIDE_OF_SEAT
 from companion_app.ui.triumph_panel import MapPanelScreen
-from companion_app.ui.widgets import BigButton
+from companion_app.ui.widgets import BigButton, WrapLabel
 
 
 def draft_view(draft: TriumphSetupDraft) -> dict[str, Any]:
@@ -92,6 +91,7 @@ class TriumphSetupScreen(MapPanelScreen):
         if self.draft is not None:
             self.draft = TriumphSetupDraft(self.draft.side)
             self.selected = None
+        self.root_app.state.setup_errors = []  # the refusal was about the set-up just dropped
         self.refresh(self.root_app.state)
 
     def submit(self) -> None:
@@ -169,8 +169,13 @@ class TriumphSetupScreen(MapPanelScreen):
             title = tr("{commander} at {place}: {count} units").format(
                 commander=commander, place=short_position(where), count=len(units))
         if commander is not None and self.selected is not None and not locked:
-            self.button(tr("Move it to {commander}").format(commander=commander),
-                        partial(self._to_corps, commander), "warn", 40, 15)
+            row = BoxLayout(size_hint_y=None, height=dp(44), spacing=dp(6))
+            row.add_widget(WrapLabel(text=f"[b]{title}[/b]", font_size=sp(16), size_hint_y=1))
+            move = BigButton(text=tr("Move it here"), role="warn", height=dp(44), font_size=sp(15),
+                             size_hint_x=0.4)
+            move.bind(on_release=lambda *_, c=commander: self._to_corps(c))
+            row.add_widget(move)
+            self.panel.add_widget(row)
         else:
             self.line(f"[b]{title}[/b]", 16)
         grid = GridLayout(cols=4, spacing=dp(4), size_hint_y=None, row_force_default=True,

@@ -4,11 +4,14 @@ contract adapter (tests/companion_app/triumph_referee.py); the tests are in test
 
 from __future__ import annotations
 
-import random
-
 from companion_app.ui.app_root import TabletRoot
 from engine.triumph.standard import standard_setup
-from tests.companion_app.triumph_referee import StandInLink, StandInTable
+from tests.companion_app.triumph_referee import (
+    StandInLink,
+    StandInTable,
+    finish_attack,
+    to_allied_threat,
+)
 
 
 def _tablet(table: StandInTable, seat: str, language: str = "en") -> TabletRoot:
@@ -139,41 +142,6 @@ def triumph_command(d):
     d.report["refusal_texts"] = [w for w in _texts(screen) if "Refused" in w]
     yield from drawn()
     d.shot("triumph-refused")
-
-
-def to_allied_threat(table: StandInTable, seed: int = 0) -> None:
-    """Allied corps march until one can threaten a French locale, and does (found for seed 0:
-    eight actions, 94 threatens St. Hilaire at 93); the French then decide."""
-    rng = random.Random(seed)
-    game = table.game
-    while game.awaiting() != ("french", "response"):
-        actions = game.legal_actions()
-        threats = [a for a in actions if a.type == "threat" and a.side == "allied"]
-        ends = [a for a in actions if a.type == "end_turn"]
-        moves = [a for a in actions if a.type == "corps_move"]
-        if threats:
-            table.play(threats[0])
-        elif game.awaiting()[0] == "french" or not moves or rng.random() >= 0.8:
-            table.play(ends[0])
-        else:
-            table.play(rng.choice(moves))
-
-
-def finish_attack(table: StandInTable) -> None:
-    """Both sides answer the rest of the attack: the attacker presses and leads, the defender
-    names a leader and does not counter-attack; the first legal answer elsewhere."""
-    game = table.game
-    while game.state.attack is not None:
-        actions = game.legal_actions()
-        step = game.awaiting()[1]
-        if step == "feint_or_press":
-            choice = next(a for a in actions if a.type == "press")
-        elif step in ("defence_leaders", "attack"):
-            choice = next((a for a in actions if len(getattr(a, "units", getattr(a, "leaders", ()))) == 1),
-                          actions[0])
-        else:
-            choice = actions[0]
-        table.play(choice)
 
 
 def triumph_attack(d):

@@ -8,9 +8,10 @@ The real referee is firmware_bridge's; this one keeps only what the tablet reads
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
-from companion_app.model.triumph_table import SEAT_OF_SIDE, SIDE_OF_SEAT
+from companion_app.model.triumph_table import SIDE_OF_SEAT
 from companion_app.net.contract_adapter import ContractTranslator, contract_command
 from companion_app.net.link import Link
 from engine.errors import ArbiterError
@@ -143,6 +144,36 @@ class StandInLink(Link):
             self.adapter.reply(self.table.command(self.seat, *translated))
 
 
-def seat_of(side: str) -> str:
-    """The seat that plays a side."""
-    return SEAT_OF_SIDE[side]
+def to_allied_threat(table: StandInTable, seed: int = 0) -> None:
+    """Allied corps march until one can threaten a French locale, and does (found for seed 0:
+    eight actions, 94 threatens St. Hilaire at 93); the French then decide."""
+    rng = random.Random(seed)
+    game = table.game
+    while game.awaiting() != ("french", "response"):
+        actions = game.legal_actions()
+        threats = [a for a in actions if a.type == "threat" and a.side == "allied"]
+        ends = [a for a in actions if a.type == "end_turn"]
+        moves = [a for a in actions if a.type == "corps_move"]
+        if threats:
+            table.play(threats[0])
+        elif game.awaiting()[0] == "french" or not moves or rng.random() >= 0.8:
+            table.play(ends[0])
+        else:
+            table.play(rng.choice(moves))
+
+
+def finish_attack(table: StandInTable) -> None:
+    """Both sides answer the rest of the attack: the attacker presses and leads, the defender
+    names a leader and does not counter-attack; the first legal answer elsewhere."""
+    game = table.game
+    while game.state.attack is not None:
+        actions = game.legal_actions()
+        step = game.awaiting()[1]
+        if step == "feint_or_press":
+            choice = next(a for a in actions if a.type == "press")
+        elif step in ("defence_leaders", "attack"):
+            choice = next((a for a in actions if len(getattr(a, "units", getattr(a, "leaders", ()))) == 1),
+                          actions[0])
+        else:
+            choice = actions[0]
+        table.play(choice)

@@ -301,11 +301,20 @@ class TriumphTable:
             self.done.add(key)
 
     def steps(self, blocks: int | None = None) -> list[tuple[int, int, dict[str, Any], bool]]:
-        """The instruction steps of the newest `blocks` blocks (all by default), newest block
-        first: (seq, index, step, done)."""
+        """The instruction steps to show, in the order they happened: (seq, index, step, done).
+
+        With `blocks`, only the newest blocks that still have a step not marked done (and the
+        newest block always), at most that many: what is done drops away."""
+        def done(block: dict[str, Any]) -> bool:
+            seq = int(block.get("seq", 0))
+            return all((seq, i) in self.done for i in range(len(block.get("steps") or ())))
+
+        chosen = list(self.instructions)
+        if blocks is not None:
+            chosen = [b for i, b in enumerate(chosen) if not done(b) or i == len(chosen) - 1]
+            chosen = chosen[-blocks:] if blocks > 0 else []
         found = []
-        newest = list(reversed(self.instructions))
-        for block in newest[:blocks] if blocks is not None else newest:
+        for block in chosen:
             seq = int(block.get("seq", 0))
             for index, step in enumerate(block.get("steps") or ()):
                 if isinstance(step, dict):

@@ -51,6 +51,7 @@ class TriumphScreen(MapPanelScreen):
         if hasattr(self.map, "on_position"):
             self.map.on_position = self._map_position
         self.decision_buttons: list[Button] = []
+        self.option_buttons: list[tuple[dict[str, Any], Button]] = []  # an answer and its button
         self.step_buttons: list[Button] = []
         self.unit_buttons: dict[str, Button] = {}
         self.destination_buttons: list[Button] = []
@@ -119,6 +120,7 @@ class TriumphScreen(MapPanelScreen):
         view = table.view or {}
         self.panel.clear_widgets()
         self.decision_buttons, self.step_buttons, self.destination_buttons = [], [], []
+        self.option_buttons = []
         self.unit_buttons, self.send_button = {}, None
         if view:
             self.map.show(view)
@@ -141,15 +143,18 @@ class TriumphScreen(MapPanelScreen):
             self.line("[color=ff8a80]" + tr("Refused ({rule}): {text}").format(
                 rule=refusal_title(tr, table.refusal["rule"]), text=table.refusal["message"])
                 + "[/color]", 16)
+        body = self._headline(tr, table, view)
         self._instructions(tr, table)  # the blocks on the map first: the game goes on from there
-        self._decision(tr, table, view)
+        if body:
+            self._decision(tr, table)
         self._army(tr, table)
 
-    def _decision(self, tr: Any, table: TriumphTable, view: dict[str, Any]) -> None:
+    def _headline(self, tr: Any, table: TriumphTable, view: dict[str, Any]) -> bool:
+        """Who decides what; True when this tablet has choices to show."""
         pending = table.awaiting()
         if pending is None:
             self.headline = ""
-            return
+            return False
         decider, decision = pending
         mine = table.my_decision()
         attack = view.get("attack")
@@ -158,17 +163,30 @@ class TriumphScreen(MapPanelScreen):
         if attack:
             self.line(tr("Attack from {start} into {defence}").format(
                 start=attack.get("attack_locale"), defence=attack.get("defence_locale")), 15)
-        if not mine:
-            return
-        if table.sent is not None:
+        if mine and table.sent is not None:
             self.line(tr("Sent. Waiting for the referee..."), 16)
-            return
+            return False
+        return mine
+
+    def _decision(self, tr: Any, table: TriumphTable) -> None:
+        pending = table.awaiting()
+        assert pending is not None
+        decision = pending[1]
         units = table.units_by_id()
         if decision != "command":
-            for option in table.options():
+            # standing comes before running (the defence first, the fullest first), and answers
+            # that read alike are one: identical blocks of a group are interchangeable (no block
+            # is ever named on the table, only its face)
+            said: set[str] = set()
+            for option in sorted(table.options(), key=lambda o: (o.get("type") == "retreat",
+                                                                 -len(o.get("units") or ()))):
                 text = option_text(tr, option, units)
+                if text in said:
+                    continue
+                said.add(text)
                 self.decision_buttons.append(self.button(
                     text, partial(self.send, without_side(option)), "normal", 52, 16))
+                self.option_buttons.append((option, self.decision_buttons[-1]))
             return
         if table.command is None:
             menu = table.menu()

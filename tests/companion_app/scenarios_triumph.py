@@ -117,7 +117,8 @@ def triumph_command(d):
     entry = menu[index]
     screen.toggle(entry["units"][-1])  # leave the last one behind
     yield 0.1
-    screen._map_position("R66")
+    x, y = screen.map.to_screen(*screen.map.board.point("R66"))
+    d.tap(screen.map, x, y)  # a finger on locale 66 of the map chooses its reserve
     yield 0.1
     d.report["composed"] = red.state.triumph.command.action()
     d.report["highlighted"] = list(getattr(screen.map, "highlighted", []))
@@ -132,8 +133,10 @@ def triumph_command(d):
     d.report["moved_to"] = sorted({str(table.game.state.units[u].at) for u in entry["units"]})
     d.report["commands_after"] = [w for w in _texts(screen) if "Corps commands" in w]
     d.report["army_after"] = [w for w in _texts(screen) if w.startswith("[b]Bagration")]
-    # A refused command: an illegal road move typed into the composer shows the rule and the text.
-    screen.pick(index)
+    # A refused command shows the rule and the referee's text. The menu only offers legal
+    # commands, so the test slips a destination that is not in it into the composer.
+    menu = red.state.triumph.menu()
+    screen.pick(next(i for i, e in enumerate(menu) if e.get("commander") == "Constantine"))
     red.state.triumph.command.entry["to"] = ["R150"]
     red.state.triumph.command.destination = 0
     screen.send_command()
@@ -173,11 +176,10 @@ def triumph_attack(d):
         root.set_language("en")
     yield 0.1
     # The French defend with every unit of the reserve: the option with the longest list.
-    options = blue.state.triumph.options()
-    defend = max((i for i, o in enumerate(options) if o["type"] == "defend"),
-                 key=lambda i: len(options[i]["units"]))
-    blue_screen.decision_buttons[defend].dispatch("on_release")
-    yield 0.2
+    defend = max((pair for pair in blue_screen.option_buttons if pair[0]["type"] == "defend"),
+                  key=lambda pair: len(pair[0]["units"]))
+    defend[1].dispatch("on_release")  # the button's own handler, as a finger's release calls it
+    yield 0.1
     d.report["defend_sent"] = table.received[-1]
     d.report["after_defend"] = table.game.awaiting()
     finish_attack(table)
@@ -189,11 +191,12 @@ def triumph_attack(d):
     d.report["red_blocks"] = table.instructions["red"]
     yield from drawn()
     d.shot("triumph-instructions")
-    seq, index, _step, _ = blue.state.triumph.steps()[0]
+    seq, index, _step, _ = blue.state.triumph.steps(blocks=4)[0]
+    d.report["steps_before"] = [b.text for b in blue_screen.step_buttons]
     blue_screen.step_buttons[0].dispatch("on_release")
     yield 0.2
     d.report["done"] = sorted(blue.state.triumph.done)
-    d.report["done_text"] = blue_screen.step_buttons[0].text
+    d.report["steps_after"] = [b.text for b in blue_screen.step_buttons]
     d.report["done_key"] = [seq, index]
     for root in (red, blue):
         root.set_language("bg")

@@ -167,18 +167,25 @@ def test_instructions_after_a_combat_are_the_own_blocks_only_and_keep_their_done
     blocks = table.instructions["blue"]
     blue, adapter = tablet(game, "blue", instructions=blocks)
     steps = blue.triumph.steps()
-    assert steps and steps[0][0] == blocks[-1]["seq"]  # newest block first
+    assert steps and steps[-1][0] == blocks[-1]["seq"]  # in the order they happened
     tr = Translator("en")
     texts = [step_text(tr, step) for _, _, step, _ in steps]
     assert any("St. Hilaire" in t or " at 93" in t for t in texts), texts
     assert all("Liechtenstein" not in t for t in texts)  # nothing about the enemy's blocks
-    seq, index, _, done = steps[0]
+    seq, index, _, done = steps[-1]
     assert not done
     blue.triumph.toggle_done(seq, index)
     adapter.seat_state(seat_state(game, "blue", instructions=blocks))  # a new snapshot
-    assert blue.triumph.steps()[0][3] is True
+    assert blue.triumph.steps()[-1][3] is True
     blue.triumph.toggle_done(seq, index)
-    assert blue.triumph.steps()[0][3] is False
+    assert blue.triumph.steps()[-1][3] is False
+    # A block whose steps are all done drops out of the recent ones (the newest one stays).
+    old = {"seq": 1, "steps": [{"step": "show", "at": "R93", "faces": [I3]}]}
+    adapter.seat_state(seat_state(game, "blue", instructions=[old, *blocks]))
+    assert blue.triumph.steps(blocks=4)[0][0] == 1
+    blue.triumph.toggle_done(1, 0)
+    assert all(s != 1 for s, *_ in blue.triumph.steps(blocks=4))
+    assert [s for s, *_ in blue.triumph.steps()][0] == 1  # all of them: still there
     blue.apply("new_game", {})
     assert blue.triumph.steps() == [] and blue.triumph.seat == "blue"
 

@@ -70,8 +70,9 @@ class TriumphSetupScreen(MapPanelScreen):
         self.refresh(self.root_app.state)
 
     def _map_position(self, position: str) -> None:
-        self.position_input.text = position
-        self._detach()
+        if self.draft is not None and self.draft.side == "french":  # the Allies detach nothing
+            self.position_input.text = position
+            self._detach()
 
     def _detach(self) -> None:
         position = self.position_input.text.strip()

@@ -4,11 +4,13 @@ or without the commander's flag, entries, replacements, removals, faces to show,
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from engine.triumph.actions import Action
 from engine.triumph.game import TriumphGame
 from engine.triumph.instructions import instructions_for
+from engine.triumph.pieces import Face
 from engine.triumph.standard import standard_setup
 from tests.engine.triumph.helpers import act, game, unit
 from tests.engine.triumph.test_attack import LANNES_ALL, battle
@@ -145,9 +147,50 @@ def test_the_last_block_of_a_corps_goes_with_its_flag() -> None:
                                "faces": [INF3, INF2], "from": "R95", "to": "R108"}]
 
 
-def test_random_games_give_each_side_steps_about_its_own_blocks_only() -> None:
+def board_of(g: TriumphGame, side: str) -> tuple[Counter[tuple[str, str]], dict[str, str]]:
+    """A side's blocks on the real board (position, face) and where its flags stand."""
+    blocks = Counter((str(u.at), str(u.face)) for u in g.state.units.values()
+                     if u.side == side and u.at is not None)
+    flags = {c.name: str(c.at) for c in g.state.commanders.values()
+             if c.side == side and c.at is not None}
+    return blocks, flags
+
+
+def carry_out(board: tuple[Counter[tuple[str, str]], dict[str, str]],
+              steps: list[dict[str, Any]]) -> None:
+    """Do what the steps say, as a player would, on a model of the board."""
+    blocks, flags = board
+
+    def text(face: dict[str, Any]) -> str:
+        return str(Face(face["type"], face["strength"], face["guard"]))
+
+    for step in steps:
+        kind = step["step"]
+        if kind == "move":
+            for face in step["faces"]:
+                blocks[(step["from"], text(face))] -= 1
+                blocks[(step["to"], text(face))] += 1
+            if step["flag"]:
+                flags[step["commander"]] = step["to"]
+        elif kind == "enter":
+            for face in step["faces"]:
+                blocks[(step["to"], text(face))] += 1
+            flags[step["commander"]] = step["to"]
+        elif kind == "replace":
+            blocks[(step["at"], text(step["before"]))] -= 1
+            blocks[(step["at"], text(step["after"]))] += 1
+        elif kind == "remove":
+            blocks[(step["at"], text(step["face"]))] -= 1
+        elif kind == "remove_flag":
+            del flags[step["commander"]]
+
+
+def test_random_games_the_board_kept_by_the_instructions_matches_the_engine() -> None:
+    # each side only follows its own instructions; after every ruling its blocks and flags
+    # stand exactly where the engine says, with the faces it says
     rng = random.Random(7)
     g = TriumphGame.from_setups(standard_setup("french"), standard_setup("allied"), "s")
+    boards = {side: board_of(g, side) for side in ("french", "allied")}
     kinds: set[str] = set()
     for _ in range(700):
         if g.result is not None:
@@ -164,10 +207,12 @@ def test_random_games_give_each_side_steps_about_its_own_blocks_only() -> None:
             kinds |= {s["step"] for s in steps}
             mine = {c.name for c in g.state.commanders.values() if c.side == side}
             assert all(s.get("commander") in mine | {None} for s in steps), steps
-            for step in steps:
-                if step["step"] == "move":
-                    assert step["from"] != step["to"] and step["faces"]
-    assert {"move", "enter", "replace", "show"} <= kinds, kinds
+            carry_out(boards[side], steps)
+            blocks, flags = boards[side]
+            expected_blocks, expected_flags = board_of(g, side)
+            assert min(blocks.values(), default=0) >= 0, (events, steps)
+            assert +blocks == expected_blocks and flags == expected_flags, (events, steps)
+    assert {"move", "enter", "replace", "remove", "show"} <= kinds, kinds
 
 
 def test_an_earlier_ruling_is_read_against_the_state_given_before_it() -> None:

@@ -168,4 +168,4 @@ def hide_triumph(screen: Any) -> None:
 
 def is_triumph(view: dict[str, Any] | None) -> bool:
     """True when a view is a Napoleon's Triumph view."""
-    return bool(view) and view.get("game") == TRIUMPH  # type: ignore[union-attr]
+    return view is not None and view.get("game") == TRIUMPH

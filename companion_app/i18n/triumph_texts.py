@@ -1,6 +1,7 @@
 """Napoleon's Triumph sentences for the map and the referee display, in the tablet's language.
 
 Each function reads the engine's view (TriumphView.to_dict()) and says one thing about it.
+(The tablet's game screen adds its own sentences; names here are chosen not to clash.)
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from typing import Any
 from companion_app.i18n.catalog import N_, Translator
 from companion_app.model.triumph_board import face_code
 
-HOURS = {7: N_("7:00 AM"), 8: N_("8:00 AM"), 9: N_("9:00 AM"), 10: N_("10:00 AM"),
+TRACK_HOURS = {7: N_("7:00 AM"), 8: N_("8:00 AM"), 9: N_("9:00 AM"), 10: N_("10:00 AM"),
          11: N_("11:00 AM"), 12: N_("12:00 noon"), 13: N_("1:00 PM"), 14: N_("2:00 PM"),
          15: N_("3:00 PM"), 16: N_("4:00 PM")}
-DECISIONS = {
+AWAITED = {
     "command": N_("give commands"),
     "response": N_("defend or retreat"),
     "feint_or_press": N_("feint or press the attack"),
@@ -53,9 +54,9 @@ def army_name(tr: Translator, side: str | None) -> str:
     return {"french": tr("French"), "allied": tr("Allies")}.get(side or "", "")
 
 
-def hour_text(tr: Translator, hour: int) -> str:
+def track_hour_text(tr: Translator, hour: int) -> str:
     """The time track's label of an hour (7 = 7:00 AM ... 16 = 4:00 PM)."""
-    return tr(HOURS[hour]) if hour in HOURS else str(hour)
+    return tr(TRACK_HOURS[hour]) if hour in TRACK_HOURS else str(hour)
 
 
 def face_words(tr: Translator, face: dict[str, Any] | None) -> str:
@@ -70,7 +71,7 @@ def turn_text(tr: Translator, view: dict[str, Any]) -> str:
     """"9:00 AM: turn of the Allies"; "Game over" once there is a result."""
     if view.get("result"):
         return tr("Game over")
-    return tr("{time}: turn of {side}").format(time=hour_text(tr, view.get("round", 0)),
+    return tr("{time}: turn of {side}").format(time=track_hour_text(tr, view.get("round", 0)),
                                                side=side_name(tr, view.get("to_move")))
 
 
@@ -80,12 +81,12 @@ def waiting_text(tr: Translator, view: dict[str, Any]) -> str:
     if not awaiting:
         return ""
     decision = awaiting.get("decision", "")
-    what = tr(DECISIONS[decision]) if decision in DECISIONS else decision
+    what = tr(AWAITED[decision]) if decision in AWAITED else decision
     return tr("Waiting for {side}: {decision}").format(side=side_name(tr, awaiting.get("side")),
                                                        decision=what)
 
 
-def commands_text(tr: Translator, view: dict[str, Any]) -> str:
+def commands_used_text(tr: Translator, view: dict[str, Any]) -> str:
     """The commands used in the turn so far."""
     commands = view.get("commands", {})
     return tr("Commands this turn: {corps} corps, {independent} independent").format(

@@ -19,7 +19,7 @@ from companion_app.i18n.texts import clock_text
 from companion_app.i18n.triumph_texts import (
     army_name,
     attack_lines,
-    commands_text,
+    commands_used_text,
     off_map_text,
     result_lines,
     turn_text,
@@ -117,7 +117,7 @@ class TriumphDisplay(BoxLayout):
                             f"[/color]   [color=ff6e6e]{army_name(tr, 'allied')} "
                             f"{morale.get('allied', '?')}[/color]")
         self.morale.text = tr("Morale") + ":  " + self.morale.text
-        self.commands.text = commands_text(tr, view)
+        self.commands.text = commands_used_text(tr, view)
         result = result_lines(tr, view.get("result"))
         self.result.text = "[color=ffd54f]" + "\n".join(result) + "[/color]" if result else ""
         waiting = waiting_text(tr, view)
@@ -168,4 +168,4 @@ def hide_triumph(screen: Any) -> None:
 
 def is_triumph(view: dict[str, Any] | None) -> bool:
     """True when a view is a Napoleon's Triumph view."""
-    return bool(view) and view.get("game") == TRIUMPH  # type: ignore[union-attr]
+    return view is not None and view.get("game") == TRIUMPH

@@ -8,8 +8,8 @@ from companion_app.i18n.catalog import Translator
 from companion_app.i18n.triumph_texts import (
     attack_lines,
     face_words,
-    hour_text,
     result_lines,
+    track_hour_text,
     turn_text,
     waiting_text,
 )
@@ -96,7 +96,7 @@ def test_a_tap_names_the_reserve_or_a_marked_approach():
 
 def test_the_display_texts():
     tr = Translator("en")
-    assert [hour_text(tr, h) for h in (7, 12, 13, 16)] == ["7:00 AM", "12:00 noon", "1:00 PM",
+    assert [track_hour_text(tr, h) for h in (7, 12, 13, 16)] == ["7:00 AM", "12:00 noon", "1:00 PM",
                                                           "4:00 PM"]
     game, views = opening_with_an_attack()
     assert waiting_text(tr, views[5]) == "Waiting for the Allies: defend or retreat"
@@ -110,7 +110,7 @@ def test_the_display_texts():
         "French win", "The army of the Allies is demoralised."]
     de = Translator("de")
     assert waiting_text(de, views[5]) == "Warten auf die Alliierten: verteidigen oder zurückziehen"
-    assert hour_text(de, 14) == "14:00 Uhr"
+    assert track_hour_text(de, 14) == "14:00 Uhr"
 
 
 def test_a_feint_closes_its_approach_on_the_map():

@@ -163,6 +163,7 @@ class TriumphTable:
     refusal: dict[str, str] | None = None  # {"rule", "message"} of the last refused command
     command: Command | None = None
     sent: dict[str, Any] | None = None  # the last action sent, until the next view
+    notice: str | None = None  # the referee's other answer (a known text is translated on screen)
 
     # -- feeding --------------------------------------------------------------------------------
     def take(self, kind: str, payload: dict[str, Any]) -> None:
@@ -174,7 +175,7 @@ class TriumphTable:
             if self.decision_key() != before or self.command is not None and (
                     self.command.entry not in self.menu()):
                 self.command = None
-                self.refusal = None
+                self.refusal = self.notice = None
         elif kind == "setup_accepted" and isinstance(payload.get("setup"), dict):
             self.setup = dict(payload["setup"])
         elif kind == "instructions":
@@ -183,6 +184,9 @@ class TriumphTable:
         elif kind == "refusal" and str(payload.get("rule", "")).startswith("nt-"):
             self.refusal = {"rule": str(payload["rule"]), "message": str(payload.get("message", ""))}
             self.sent = None
+        elif kind == "notice":  # another answer to the command (not its turn, wrong phase, ...)
+            self.sent = None
+            self.notice = payload.get("known") or payload.get("text")
         elif kind == "new_game":
             self.__dict__.update(TriumphTable(seat=self.seat).__dict__)
 

@@ -139,6 +139,8 @@ class TriumphScreen(MapPanelScreen):
             self.heading(result_line(tr, view["result"], side), 22)
         elif view.get("to_move") == side:
             self.line(commands_text(tr, table.commands_left()), 15)
+        if table.notice:  # the referee's other answers (the adapter's known texts translate)
+            self.line("[color=ffd54f]" + tr(table.notice) + "[/color]", 16)
         if table.refusal:
             self.line("[color=ff8a80]" + tr("Refused ({rule}): {text}").format(
                 rule=refusal_title(tr, table.refusal["rule"]), text=table.refusal["message"])

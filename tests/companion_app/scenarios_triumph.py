@@ -145,6 +145,15 @@ def triumph_command(d):
     d.report["refusal_texts"] = [w for w in _texts(screen) if "Refused" in w]
     yield from drawn()
     d.shot("triumph-refused")
+    # The end: a view with the result (as the referee's last snapshot carries it).
+    over = dict(red.state.triumph.view, awaiting=None, options=None,
+                result={"winner": "allied", "reason": "demoralised",
+                        "why": "the french army is demoralised (morale 0)"})
+    red.deliver("view", over)
+    yield from drawn()
+    d.report["over"] = [red.state.phase, red.screens.current,
+                        [t for t in _texts(screen) if "won" in t],
+                        len(screen.decision_buttons)]
 
 
 def triumph_attack(d):

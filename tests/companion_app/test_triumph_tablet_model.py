@@ -201,6 +201,13 @@ def test_a_refusal_names_its_rule_and_text_and_a_new_view_clears_it():
     game.push(action_from_dict({"side": "allied", "type": "end_turn"}))
     adapter.seat_state(seat_state(game, "red"))
     assert red.triumph.refusal is None and red.triumph.command is None
+    # any other answer frees the tablet from "Sent. Waiting for the referee..." too
+    red.triumph.sent_action({"type": "end_turn"})
+    adapter.reply({"ok": False, "code": "not-your-turn", "message": "it is not your turn"})
+    assert red.triumph.sent is None and red.triumph.notice == "It is not your turn."
+    game.push(action_from_dict({"side": "french", "type": "end_turn"}))
+    adapter.seat_state(seat_state(game, "red"))
+    assert red.triumph.notice is None
 
 
 def test_the_setup_object_passes_through_and_a_setup_refusal_is_shown():

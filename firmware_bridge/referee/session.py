@@ -67,8 +67,6 @@ from firmware_bridge.referee.replay_mode import game_from_play_on
 from firmware_bridge.referee.rulings import Item, Ruling, announce, clock_handover
 from firmware_bridge.referee.session_core import NEW_GAME, CommandError, SessionCore
 
-TAKEBACK_COMMANDS = frozenset({Command.OFFER_TAKEBACK, Command.ACCEPT_TAKEBACK, Command.DECLINE_TAKEBACK})
-
 
 @dataclass
 class _Before:
@@ -109,8 +107,8 @@ class Session(SessionCore):
         self.setups: dict[str, dict[Square, str]] = {}
         self.game: Game | None = None
         self.seq = 0
-        self.draw_offer: str | None = None
-        self.takeback_offer: str | None = None
+        self.draw_offer = None
+        self.takeback_offer = None
         self.computer_entry = {k: payload[k] for k in ("computer", "computer_level") if k in payload}
 
     @property
@@ -322,37 +320,14 @@ class Session(SessionCore):
             return [(EventType.MOVE, {"move": str(Move.parse(args["move"])), "seat": seat})], "move accepted"
         if kind == Command.RESIGN:
             return [(EventType.GAME_END, {"reason": EndReason.RESIGN.value, "seat": seat})], "resigned"
-        if kind in TAKEBACK_COMMANDS:
-            return self._plan_takeback(seat, kind, other)
-        agreed: list[Item] = [(EventType.GAME_END, {"reason": EndReason.DRAW.value, "seat": seat})]
-        if kind == Command.OFFER_DRAW:
-            if self.draw_offer == other:  # both want it: that is an agreement
-                return agreed, "draw agreed"
-            if self.draw_offer == seat:
-                raise CommandError("no-offer", "your draw offer is already pending")
-            return [(EventType.DRAW_OFFER, {"seat": seat})], "draw offered"
-        if self.draw_offer != other:
-            raise CommandError("no-offer", "there is no draw offer from your opponent")
-        if kind == Command.ACCEPT_DRAW:
-            return agreed, "draw agreed"
-        return [(EventType.DRAW_DECLINED, {"seat": seat})], "draw declined"
+        return self._plan_offer(seat, kind, other)
 
-    def _plan_takeback(self, seat: str, kind: str, other: str) -> tuple[list[Item], str]:
+    def _takeback_item(self, seat: str) -> Item:
+        """The takeback of the last move, or CommandError when there is none."""
         assert self.game is not None
-        taken_back: list[Item] = [(EventType.TAKEBACK, {"seat": seat, "move": str(self.game.last_move)})]
-        if kind == Command.OFFER_TAKEBACK:
-            if not self.game.move_stack:
-                raise CommandError("illegal", "there is no move to take back")
-            if self.takeback_offer == other:  # both ask: agreed
-                return taken_back, "move taken back"
-            if self.takeback_offer == seat:
-                raise CommandError("no-offer", "your takeback request is already pending")
-            return [(EventType.TAKEBACK_OFFER, {"seat": seat})], "takeback requested"
-        if self.takeback_offer != other:
-            raise CommandError("no-offer", "your opponent has not asked to take a move back")
-        if kind == Command.ACCEPT_TAKEBACK:
-            return taken_back, "move taken back"
-        return [(EventType.TAKEBACK_DECLINED, {"seat": seat})], "takeback declined"
+        if not self.game.move_stack:
+            raise CommandError("illegal", "there is no move to take back")
+        return (EventType.TAKEBACK, {"seat": seat, "move": str(self.game.last_move)})
 
     # -- what is published ------------------------------------------------------------------
     def ready_seats(self) -> set[str]:

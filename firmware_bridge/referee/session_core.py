@@ -19,6 +19,7 @@ from engine.errors import ArbiterError
 from engine.results import IllegalMove
 from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.vocabulary import (
+    Command,
     CommandPayload,
     EndReason,
     EventType,
@@ -34,6 +35,7 @@ from firmware_bridge.referee.rulings import Item, Ruling
 from firmware_bridge.referee.seats import Seat, seats_summary
 
 NEW_GAME = "new_game"  # what `_plan` returns for a new game (it is no ruling)
+TAKEBACK_COMMANDS = frozenset({Command.OFFER_TAKEBACK, Command.ACCEPT_TAKEBACK, Command.DECLINE_TAKEBACK})
 
 
 class CommandError(ArbiterError):
@@ -62,6 +64,8 @@ class SessionCore:
         self.game_id = ""
         self.seq = 0
         self.computer_entry: dict[str, str] = {}  # the game entry's computer choice, if any
+        self.draw_offer: str | None = None  # the seat whose draw offer is pending
+        self.takeback_offer: str | None = None  # the seat whose takeback request is pending
 
     # -- what a game adds -------------------------------------------------------------------
     @property
@@ -99,6 +103,10 @@ class SessionCore:
 
     def _plan(self, seat: str, command: CommandPayload | dict) -> tuple[Any, str]:
         """The rulings a command asks for and the reply's message, or (NEW_GAME, message)."""
+        raise NotImplementedError
+
+    def _takeback_item(self, seat: str) -> Item:
+        """The ruling that takes the last action back, or CommandError when it may not be."""
         raise NotImplementedError
 
     def new_game_from(self, args: dict) -> None:
@@ -263,6 +271,34 @@ class SessionCore:
             return self._answer(record, seat, counter, refused), []
         assert reply is not None
         return reply, rulings
+
+    def _plan_offer(self, seat: str, kind: str, other: str) -> tuple[list[Item], str]:
+        """A draw offer or takeback request, or the answer to the opponent's: both asking agree."""
+        if kind in TAKEBACK_COMMANDS:
+            if kind == Command.OFFER_TAKEBACK:
+                taken_back = [self._takeback_item(seat)]
+                if self.takeback_offer == other:  # both ask: agreed
+                    return taken_back, "move taken back"
+                if self.takeback_offer == seat:
+                    raise CommandError("no-offer", "your takeback request is already pending")
+                return [(EventType.TAKEBACK_OFFER, {"seat": seat})], "takeback requested"
+            if self.takeback_offer != other:
+                raise CommandError("no-offer", "your opponent has not asked to take a move back")
+            if kind == Command.ACCEPT_TAKEBACK:
+                return [self._takeback_item(seat)], "move taken back"
+            return [(EventType.TAKEBACK_DECLINED, {"seat": seat})], "takeback declined"
+        agreed: list[Item] = [(EventType.GAME_END, {"reason": EndReason.DRAW.value, "seat": seat})]
+        if kind == Command.OFFER_DRAW:
+            if self.draw_offer == other:  # both want it: that is an agreement
+                return agreed, "draw agreed"
+            if self.draw_offer == seat:
+                raise CommandError("no-offer", "your draw offer is already pending")
+            return [(EventType.DRAW_OFFER, {"seat": seat})], "draw offered"
+        if self.draw_offer != other:
+            raise CommandError("no-offer", "there is no draw offer from your opponent")
+        if kind == Command.ACCEPT_DRAW:
+            return agreed, "draw agreed"
+        return [(EventType.DRAW_DECLINED, {"seat": seat})], "draw declined"
 
     def fresh(self, seat: str, command: CommandPayload | dict) -> tuple[Seat, ReplyPayload | None]:
         """The seat's record, and the answer already owed when ``command`` is not new: its first

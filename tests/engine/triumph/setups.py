@@ -1,65 +1,32 @@
-"""Two valid 2 December set-ups written as the tablets send them, for the set-up tests."""
+"""Two valid 2 December set-ups written as the tablets send them, for the set-up tests.
+
+They are the engine's standard set-ups (engine/triumph/standard.py); the names stay here so that
+the tests read as before.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-SHORT = {"I": "infantry", "C": "cavalry", "A": "artillery", "G": "infantry"}
+from engine.triumph.standard import (
+    ALLIED_CORPS,
+    FRENCH_CORPS,
+    FRENCH_DETACHED,
+    SHORT,
+    face,
+    side_setup,
+    standard_setup,
+)
 
-FRENCH_CORPS = {
-    "Bessières": ("R53", "G3 G3 C3 C3"),
-    "Murat": ("R63", "C3 C2 C2 C2"),
-    "Lannes": ("R64", "I3 I3 I2 I2 A1"),
-    "Vandamme": ("R72", "I3 I2 I2 I2 A1"),
-    "St. Hilaire": ("R93", "I3 I2 I2 I2"),
-    "Legrand": ("R133", "I2 I2 I2"),
-    "Bernadotte": (None, "I3 I2 I2 C2"),
-    "Davout": (None, "I3 I2 I2 C2"),
-}
-# (id, face, corps it came out of, where it stands)
-FRENCH_DETACHED = [("fb", "A1", "Lannes", "64>63"), ("fd1", "I3", "Lannes", "R65"),
-                   ("fd2", "I2", "Vandamme", "R71")]
-
-ALLIED_CORPS = {
-    "Bagration": ("R67", "C2 C2 C2 I2 I2 I2"),
-    "Constantine": ("R87", "G3 G3 G3 C3 C3"),
-    "Dokhturov": ("R121", "I3 I2 I2 I2 A1"),
-    "Kienmayer": ("R143", "C1 C1 C1 I2"),
-    "Kollowrath": ("R112", "I3 I2 I2 I2 A1"),
-    "Langeron": ("R106", "I3 I2 I2 I2 I1"),
-    "Liechtenstein": ("R123", "C2 C2 C2 I1"),
-    "Miloradovich": ("R96", "I3 I2 I2 I2 A1"),
-    "Prebyshevsky": ("R108", "I3 I2 I2 I2 A1"),
-}
-
-
-def face(code: str) -> dict[str, Any]:
-    """A face written "I3", "C2", "A1" or "G3" (Guard infantry)."""
-    return {"type": SHORT[code[0]], "strength": int(code[1]), "guard": code[0] == "G"}
-
-
-def side_setup(side: str, corps: dict[str, tuple[str | None, str]],
-               detached: list[tuple[str, str, str, str]], battery: str | None
-               ) -> dict[str, Any]:
-    """A set-up object from corps written as (position, faces) and detachments."""
-    units: list[dict[str, Any]] = []
-    for name, (at, faces) in corps.items():
-        for number, code in enumerate(faces.split()):
-            uid = f"{side[0]}-{name[:4].lower()}-{number}"
-            units.append({"id": uid, **face(code), "commander": name, "at": at})
-    for uid, code, origin, at in detached:
-        units.append({"id": uid, **face(code), "from": origin, "at": at})
-    return {"commanders": {name: at for name, (at, _) in corps.items()}, "units": units,
-            "fixed_battery": battery}
+__all__ = ["ALLIED_CORPS", "FRENCH_CORPS", "FRENCH_DETACHED", "SHORT", "allied_setup", "face",
+           "french_setup", "side_setup"]
 
 
 def french_setup() -> dict[str, Any]:
     """A valid French set-up: two detachments and the fixed battery on Lannes' approach to 63."""
-    return side_setup("french", FRENCH_CORPS, FRENCH_DETACHED, "fb")
+    return standard_setup("french")
 
 
 def allied_setup() -> dict[str, Any]:
     """A valid Allied set-up (every corps whole in its set-up locale)."""
-    setup = side_setup("allied", ALLIED_CORPS, [], None)
-    del setup["fixed_battery"]
-    return setup
+    return standard_setup("allied")

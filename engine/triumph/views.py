@@ -6,6 +6,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.triumph.menu import command_menu
 from engine.triumph.state import AttackState
 
 if TYPE_CHECKING:
@@ -84,7 +85,10 @@ def view(game: TriumphGame, viewer: str | None) -> TriumphView:
     }
     if awaiting and viewer == awaiting[0]:
         enemy = {u.id: name(u.id) for u in state.units.values() if u.side != viewer}
-        data["options"] = [_renamed(a.to_dict(), enemy) for a in game.legal_actions()]
+        if awaiting[1] == "command":  # the compact menu: the full list would not fit a view
+            data["options"] = _renamed(command_menu(game), enemy)
+        else:
+            data["options"] = [_renamed(a.to_dict(), enemy) for a in game.legal_actions()]
     return TriumphView(viewer, data)
 
 

@@ -4,7 +4,6 @@ the ``setup`` and ``nt`` commands' arguments (the engine then rules on their con
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any
 
 from engine.triumph.actions import ACTION_TYPES, action_from_dict
 from engine.triumph.errors import TriumphError

@@ -228,16 +228,8 @@ def _retreat(game: TriumphGame, attack: AttackState, action: Retreat) -> None:
 
 def _occupy(game: TriumphGame, attack: AttackState, action: Occupy) -> None:
     """After a retreat before combat the attacker moves in; by road the riders are revealed."""
-    if not action.orders:
-        # A retreat can block the only road of a road threat: then nobody can move in.
-        if attack_candidates(game, attack.attacker, attack.attack_locale,
-                             attack.defence_locale) or road_riders(
-                game, attack.attacker, attack.attack_locale, attack.defence_locale, True):
-            raise game.refuse("nt-attack", "the attacker must move in with the threatened "
-                                           "attack: name at least one command")
-        game.state.attack = None
-        game.emit("attack-end", side=attack.attacker, before_combat=True, occupied=False)
-        return
+    # No retreat can block the road of a legal road threat: a locale a road attack passes
+    # through before the attack locale never borders the defence locale on this map.
     by_road = is_road_attack(action.orders)
     if by_road:
         check_orders(game, attack, action.orders)  # refuse before any face is shown

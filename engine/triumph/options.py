@@ -228,7 +228,7 @@ def _attack_candidates(game: TriumphGame, attack: AttackState) -> list[Action]:
                 [None, *retreat_targets(state, game.map, attack)]]
     if step == "occupy":
         sets = _order_sets(game, attack) + road_order_sets(game, attack, True)
-        return [Occupy(side, orders) for orders in [*sets, ()]]
+        return [Occupy(side, orders) for orders in sets]
     if step == "regroup":
         survivors = {n: [u for u in attack.attackers if state.units[u].at is not None
                          and state.units[u].commander == n] for n in attack.moving_commanders}

@@ -12,7 +12,8 @@ from engine.triumph.actions import Feint, Occupy, Order, Threat, action_from_dic
 from engine.triumph.game import TriumphGame
 from engine.triumph.mapdata import load_austerlitz
 from engine.triumph.movement import road_paths
-from tests.engine.triumph.helpers import act, at, game, play, refusal_rule, unit
+from engine.triumph.records import check_triumph_record
+from tests.engine.triumph.helpers import act, at, game, play, position, refusal_rule, unit
 
 BY_ROAD = [52, 53, 63]  # locales entered: two main-road locales, then across 53|63
 
@@ -183,3 +184,20 @@ def test_no_retreat_can_block_a_road_attack_before_its_attack_locale() -> None:
         for road in road_paths(battle_map, start):
             for passed in road[:-2]:
                 assert road[-1] not in battle_map.neighbours(passed), (start, road)
+
+
+def test_a_record_with_a_road_attack_replays_to_its_verdict() -> None:
+    # 3.5: the record contract extended: orders carry "road"; refusals name their rule
+    start = position([unit("c1", "french", "C2", "R38"), unit("a1", "allied", "I2", "R63")])
+    actions = [{"side": "french", "type": "threat", "from": 53, "into": 63},
+               {"side": "allied", "type": "defend", "units": ["a1"]},
+               {"side": "french", "type": "feint", "orders": [rider()], "end": "approach"}]
+    record = {"game": "napoleons-triumph", "scenario": "2dec", "position": start,
+              "actions": actions}
+    verdict = check_triumph_record(record)
+    assert verdict["illegal"] is None and verdict["applied"] == 3
+    assert verdict["units"]["c1"] == {"strength": 2, "at": "53>63"}
+    assert verdict["awaiting"] == {"side": "allied", "decision": "advance"}
+    pressed = {**record, "actions": [*actions[:2], {"side": "french", "type": "press"}]}
+    refused = check_triumph_record(pressed)["illegal"]
+    assert refused is not None and (refused["index"], refused["rule"]) == (2, "nt-road")

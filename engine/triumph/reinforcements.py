@@ -118,7 +118,7 @@ def apply_entry(game: TriumphGame, action: CorpsMove) -> None:
     state = game.state
     # 1.7 (L): with the reading, entering is not yet the commander's one command of the turn
     # nor its units' one move: each may be given one more (a second entry is impossible).
-    second = readings.REINFORCEMENT_SECOND_COMMAND_ON_ENTRY
+    second = readings.REINFORCEMENT_SECOND_COMMAND_ON_ENTRY and action.side == FRENCH
     for unit_id in action.units:
         unit = state.units[unit_id]
         unit.at, unit.off_map = action.to, False

@@ -366,7 +366,9 @@ class TriumphSession(SessionCore):
         record = self.seats.get(seat)
         return cast(SeatState, contract.validate("seat_state", {
             "v": 1, "seat": seat, "game": self.game_id, "seq": self.seq, "phase": self.phase.value,
-            "view": self._view(SIDE_OF_SEAT[seat]), "setup": self.setups.get(seat),
+            # The set-up only while it is the thing to show: in play the view holds every own block.
+            "view": self._view(SIDE_OF_SEAT[seat]),
+            "setup": self.setups.get(seat) if self.game is None else None,
             "instructions": self.instructions.get(seat, []),
             "last_counter": record.last_counter if record else 0}))
 

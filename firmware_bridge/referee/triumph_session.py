@@ -162,7 +162,8 @@ class TriumphSession(SessionCore):
         if kind is EventType.SETUP_READY:
             self.setups[payload["seat"]] = payload["setup"]
         elif kind is EventType.GAME_START:
-            self.game = TriumphGame.from_setups(self.setups["blue"], self.setups["red"],
+            self.game = TriumphGame.from_setups(namespaced(self.setups["blue"], "F."),
+                                                namespaced(self.setups["red"], "A."),
                                                 handle_secret=self.handle_secret)
         elif kind is EventType.NT:
             assert self.game is not None
@@ -315,7 +316,7 @@ class TriumphSession(SessionCore):
         if other in self.setups:
             both = {seat: setup, other: self.setups[other]}
             try:  # the two armies together: no locale of both sides, capacities
-                TriumphGame.from_setups(both["blue"], both["red"])
+                TriumphGame.from_setups(namespaced(both["blue"], "F."), namespaced(both["red"], "A."))
             except TriumphError as error:
                 raise CommandError("invalid-setup", error.message) from None
             items.append((EventType.GAME_START, {}))
@@ -375,6 +376,16 @@ class TriumphSession(SessionCore):
     def expected_occupancy(self) -> frozenset[str]:
         """No squares: this game is not read from sensors."""
         return frozenset()
+
+
+def namespaced(setup: dict[str, Any], prefix: str) -> dict[str, Any]:
+    """A set-up with every unit id prefixed by its side's letter: two tablets choose their ids
+    alone, and the same id on both sides must not stop the game from starting."""
+    units = [{**unit, "id": f"{prefix}{unit['id']}"} if isinstance(unit, dict) else unit
+             for unit in setup.get("units", ())]
+    battery = setup.get("fixed_battery")
+    return {**setup, "units": units,
+            **({"fixed_battery": f"{prefix}{battery}"} if isinstance(battery, str) else {})}
 
 
 def _declared_end(reason: str, seat: str | None) -> dict[str, Any]:

@@ -24,9 +24,11 @@ Every ruling's payload also holds ``clock``, the clock checkpoint after it.
 from __future__ import annotations
 
 import copy
+import json
 import secrets
 import time
 import uuid
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -40,7 +42,7 @@ from engine.triumph.pieces import opponent
 from engine.triumph.redaction import redact_events
 from engine.triumph.setup import check_setup
 from engine.triumph.views import handle
-from firmware_bridge.protocol import contract
+from firmware_bridge.protocol import contract, crypto
 from firmware_bridge.protocol.triumph_contract import (
     SEAT_OF_SIDE,
     SIDE_OF_SEAT,
@@ -65,7 +67,8 @@ SCENARIO = "2dec"
 # What may be taken back by agreement: commands that showed the opponent nothing (3.4).
 TAKEBACK_TYPES = frozenset({"corps_move", "detach_move", "unit_move", "attach", "end_turn"})
 REVEALING_EVENTS = frozenset({"reveal", "replace", "eliminate", "combat"})
-KEPT_INSTRUCTIONS = 12  # rulings whose instructions a seat's state still lists
+ENVELOPE_MARGIN = 200  # bytes left for the envelope's header and the pairing request
+KEPT_INSTRUCTIONS = 6  # rulings whose instructions a seat's state still lists (the tablet keeps its own)
 DECISIONS = {"command": "give commands or end the turn", "response": "defend or retreat",
              "feint_or_press": "feint or press the attack", "defence_leaders": "name the defence leaders",
              "attack": "attack with leaders", "counter_attack": "counter-attack or not",
@@ -95,6 +98,7 @@ class _Before:
     takeback_offer: str | None
     instructions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     revealing: list[bool] = field(default_factory=list)
+    action_seqs: list[int] = field(default_factory=list)
 
 
 class TriumphSession(SessionCore):
@@ -122,6 +126,7 @@ class TriumphSession(SessionCore):
         self.ended: dict[str, Any] | None = None  # a result the rules did not reach (resign, time)
         self.instructions: dict[str, list[dict[str, Any]]] = {seat: [] for seat in contract.SEATS}
         self.revealing: list[bool] = []  # per action of the game: did it show the opponent anything
+        self.action_seqs: list[int] = []  # per action of the game: the ruling that made it
         self.seq = 0
         self.draw_offer = None
         self.takeback_offer = None
@@ -169,13 +174,14 @@ class TriumphSession(SessionCore):
             assert self.game is not None
             events = self.game.push(action_from_dict(payload["action"]))
             self.revealing.append(any(e.get("type") in REVEALING_EVENTS for e in events))
+            self.action_seqs.append(self.seq + 1)
             self.draw_offer = self.takeback_offer = None
             self._instruct(events)
         elif kind is EventType.TAKEBACK:
             assert self.game is not None
             taken = self.game.pop()
             self.revealing.pop()
-            self._instruct_takeback()
+            self._instruct_takeback(self.action_seqs.pop())
             events = [{"type": "takeback", "side": taken.side, "action": taken.type}]
             self.draw_offer = self.takeback_offer = None
         elif kind is EventType.DRAW_OFFER:
@@ -203,12 +209,12 @@ class TriumphSession(SessionCore):
                 kept.append({"seq": self.seq + 1, "steps": steps})
                 del kept[:-KEPT_INSTRUCTIONS]
 
-    def _instruct_takeback(self) -> None:
+    def _instruct_takeback(self, ruled_at: int) -> None:
         """A takeback undoes the last action's block moves: each player is told to put them back."""
         for seat in contract.SEATS:
             kept = self.instructions[seat]
             last = kept[-1] if kept else None
-            if last is None or last["seq"] != self.seq:
+            if last is None or last["seq"] != ruled_at:
                 continue  # that action moved none of this seat's blocks
             back = [{**step, "from": step["to"], "to": step["from"]} for step in last["steps"]
                     if step.get("step") == "move"]
@@ -219,13 +225,15 @@ class TriumphSession(SessionCore):
     # -- the journal transaction's hooks ----------------------------------------------------
     def _snapshot(self) -> _Before:
         return _Before(self.seq, dict(self.setups), self.game, self.ended, self.draw_offer,
-                       self.takeback_offer, copy.deepcopy(self.instructions), list(self.revealing))
+                       self.takeback_offer, copy.deepcopy(self.instructions), list(self.revealing),
+                       list(self.action_seqs))
 
     def _put_back(self, snapshot: Any, undos: list[Callable[[], object]]) -> None:
         before = cast(_Before, snapshot)
         self.seq, self.setups, self.game, self.ended = before.seq, before.setups, before.game, before.ended
         self.draw_offer, self.takeback_offer = before.draw_offer, before.takeback_offer
         self.instructions, self.revealing = before.instructions, before.revealing
+        self.action_seqs = before.action_seqs
         for undo in reversed(undos):
             undo()
 
@@ -365,17 +373,27 @@ class TriumphSession(SessionCore):
     def seat_state(self, seat: str) -> SeatState:
         """The retained private snapshot of one seat (to be encrypted to that seat)."""
         record = self.seats.get(seat)
-        return cast(SeatState, contract.validate("seat_state", {
+        state: dict[str, Any] = {
             "v": 1, "seat": seat, "game": self.game_id, "seq": self.seq, "phase": self.phase.value,
             # The set-up only while it is the thing to show: in play the view holds every own block.
             "view": self._view(SIDE_OF_SEAT[seat]),
             "setup": self.setups.get(seat) if self.game is None else None,
-            "instructions": self.instructions.get(seat, []),
-            "last_counter": record.last_counter if record else 0}))
+            "instructions": list(self.instructions.get(seat, [])),
+            "last_counter": record.last_counter if record else 0}
+        # Measured largest (tests/.../test_triumph_envelope.py) is well inside the envelope; should
+        # a position ever come close, older instructions go first (the tablet keeps its own list).
+        while len(state["instructions"]) > 1 and _packed(state) > crypto.PADDED_SIZE - ENVELOPE_MARGIN:
+            state["instructions"] = state["instructions"][1:]
+        return cast(SeatState, contract.validate("seat_state", state))
 
     def expected_occupancy(self) -> frozenset[str]:
         """No squares: this game is not read from sensors."""
         return frozenset()
+
+
+def _packed(body: dict[str, Any]) -> int:
+    """About what the body takes in a sealed envelope (compressed JSON, as crypto packs it)."""
+    return len(zlib.compress(json.dumps(body, separators=(",", ":")).encode(), 6))
 
 
 def namespaced(setup: dict[str, Any], prefix: str) -> dict[str, Any]:

@@ -9,15 +9,20 @@ import zlib
 
 from nacl.public import PrivateKey
 
-from engine.triumph.actions import action_from_dict
 from engine.triumph.game import TriumphGame
 from engine.triumph.sample import crowded_position
 from firmware_bridge.bot.triumph_script import choose_action
 from firmware_bridge.protocol import crypto
+from firmware_bridge.protocol.triumph_contract import SEAT_OF_SIDE
+from firmware_bridge.protocol.vocabulary import EventType
 from firmware_bridge.referee.journal import Journal
 from firmware_bridge.referee.triumph_session import TriumphSession
 
 SEATS = ("red", "blue")
+
+
+def seat_of(side: str) -> str:
+    return SEAT_OF_SIDE[side]
 
 
 def packed_size(body: dict) -> int:
@@ -64,11 +69,14 @@ def test_every_seat_state_of_attacks_in_a_full_position_fits_the_envelope(tmp_pa
         assert awaiting is not None
         side, decision = awaiting
         steps_seen.add(decision)
-        view = session.seat_state("red" if side == "allied" else "blue")["view"]
+        view = session.seat_state(seat_of(side))["view"]
         menu = view["options"]
         action = fighting_choice(view, menu, rng)
         attacks += action["type"] == "threat"
-        game.push(action_from_dict(session._real_ids({**action, "side": side})))
+        # Through the session, so that each seat's instructions pile up as in play.
+        session._apply(EventType.NT, {"seat": seat_of(side),
+                                      "action": session._real_ids({**action, "side": side})})
     assert {"response", "command", "attack", "defence_leaders", "counter_attack"} <= steps_seen
+    assert all(session.instructions.values())  # both seats were told what to do with their blocks
     print(f"largest NT seat_state: {largest} of {crypto.PADDED_SIZE} bytes; steps {sorted(steps_seen)}")
     assert largest <= crypto.PADDED_SIZE

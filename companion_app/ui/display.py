@@ -24,6 +24,7 @@ from companion_app.i18n.texts import (
 from companion_app.model.table import TableState
 from companion_app.ui.board_screen import BoardScreen, game_marks
 from companion_app.ui.screen_game import TRAY_ORDER, Legend, turn_count
+from companion_app.ui.triumph_display import hide_triumph, is_triumph, show_triumph
 from companion_app.ui.widgets import (
     BigButton,
     CapturedTray,
@@ -66,6 +67,10 @@ class DisplayScreen(BoardScreen):
         """Redraw from the public state."""
         tr = self.root_app.tr
         view = state.view
+        if is_triumph(view):  # Napoleon's Triumph has its own map and panel
+            show_triumph(self, state)
+            return
+        hide_triumph(self)
         self.face(None)
         if view is not None:
             self.board.show_view(view, game_marks(state, view))
@@ -112,6 +117,8 @@ class DisplayScreen(BoardScreen):
         clocks = [f"{color_name(tr, c)} {clock_text(state.clock(c))}"
                   for c in ("red", "blue") if state.clocks.get(c) is not None]
         self.clocks.text = "   ".join(clocks)
+        if getattr(self, "triumph", None) is not None:
+            self.triumph.update_clocks(state)
 
     def _phase_text(self, state: TableState) -> str:
         tr = self.root_app.tr

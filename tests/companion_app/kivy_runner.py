@@ -116,17 +116,11 @@ class Driver(App):
 
 def main() -> None:
     name, out, *args = sys.argv[1:]
-    from tests.companion_app import (
-        scenarios,
-        scenarios_computer,
-        scenarios_espionage,
-        scenarios_fit,
-        scenarios_network,
-        scenarios_replay,
-    )
+    import importlib
 
-    modules = (scenarios, scenarios_network, scenarios_espionage, scenarios_fit, scenarios_replay,
-               scenarios_computer)
+    # every scenarios*.py module of this folder, so a new one needs no line here
+    modules = [importlib.import_module(f"tests.companion_app.{path.stem}")
+               for path in sorted(Path(__file__).parent.glob("scenarios*.py"))]
     scenario = next(getattr(module, name) for module in modules if hasattr(module, name))
     Driver(scenario, Path(out), args).run()
 

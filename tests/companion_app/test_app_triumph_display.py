@@ -1,0 +1,49 @@
+"""Napoleon's Triumph on the referee display: the public map, the time, morale, the attack."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def test_the_display_shows_the_public_game_and_the_attack(run_scenario):
+    report, _ = run_scenario("triumph_display")
+    assert report["screen"] == "display"
+    assert report["waiting_at_threat"] == "[color=ffd54f]Waiting for the Allies: defend or retreat[/color]"
+    assert report["awaiting"] == {"side": "allied", "decision": "counter_attack"}
+    assert report["waiting"] == "[color=ffd54f]Waiting for the Allies: counter-attack or not[/color]"
+    assert report["turn"] == "7:00 AM: turn of the French"
+    assert report["track"] == [7, "french"]
+    assert "French 23" in report["morale"] and "Allies 27" in report["morale"]
+    assert report["clocks"] == "Allies 25:00   French 23:00" or report["clocks"].endswith("French 23:00")
+    assert report["commands"].startswith("Commands this turn: 2 corps")
+    attack = report["attack"]
+    assert "French attack from 93 into 94" in attack
+    assert "Defence leaders (1): Inf-3" in attack
+    assert "Attack leaders (2): Inf-3, Inf-2" in attack
+    assert "Defenders (5)" in attack and "Attackers (4)" in attack
+    # the map: the attack marked, every block counted, only public faces written
+    drawn = report["drawn"]
+    assert drawn["attack"] == "93>94"
+    assert drawn["R94"].startswith("allied:5") and drawn["R93"].startswith("french:4")
+    assert drawn["64>63"] == "french:1 A1"  # the fixed battery's face is public (set-up)
+    assert drawn["flag:Langeron"] == "R94" and drawn["flag:St. Hilaire"] == "R93"
+    for position, label in drawn.items():
+        if position[0] == "R" or ">" in position[:4]:
+            known = label.split(" ")[1:]
+            shown = [k for k in known if not k.startswith("+")]
+            assert len(shown) == len(report["public_faces"].get(position, [])), position
+    assert report["map_inside"]
+    assert report["tapped"] == ["R94", "R63", "93>94"]
+    assert report["de"]["waiting"] == "[color=ffd54f]Warten auf die Alliierten: Gegenangriff oder nicht[/color]"
+    assert report["de"]["turn"].startswith("7:00 Uhr")
+    assert report["bg"]["turn"].startswith("7:00")
+    assert report["feint"]["closed"] == "x"
+    assert report["feint"]["waiting"] == "[color=ffd54f]Waiting for the Allies: advance the defenders[/color]"
+    assert report["over"]["result"] == ("[color=ffd54f]French win\n"
+                                        "The army of the Allies is demoralised.[/color]")
+    assert report["over"]["waiting"] == ""
+    assert report["over"]["turn"] == "Game over"
+    assert report["over"]["stormed"] == "stormed"  # Lannes stormed 108 with the last attack
+    assert report["board_back"]
+    assert {Path(p).name for p in report["screenshots"]} >= {"triumph-display.png",
+                                                             "triumph-display-de.png"}

@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/arbiter demo
+	$(VENV)/bin/arbiter demo $(if $(GAME),--game $(GAME))
 
 test: $(STAMP)
 	bash .ci/system-deps

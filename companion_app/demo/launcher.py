@@ -22,6 +22,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en")
     parser.add_argument("--variant", default="classic")
+    parser.add_argument("--game", choices=("stratego", "triumph"), default="stratego",
+                        help="triumph: Napoleon's Triumph (2 December 1805), entered on the tablets")
     parser.add_argument("--display", action="store_true", help="also open the referee display")
     parser.add_argument("--replay", metavar="FILE",
                         help="replay a recorded game (JSON record, Gravon XML or GSN) on the board")
@@ -38,6 +40,10 @@ def main(argv: list[str] | None = None) -> int:
         if not args.headless:
             print("arbiter demo: no display found (DISPLAY is not set), so the app windows cannot "
                   "open. Playing a scripted game through the real referee instead.")
+        if args.game == "triumph":
+            from companion_app.demo.triumph_headless import play_triumph_headless
+
+            return play_triumph_headless(seed=args.seed, language=args.lang)
         if args.replay:
             from companion_app.demo.replay_demo import play_replay_headless
 
@@ -50,6 +56,11 @@ def main(argv: list[str] | None = None) -> int:
         from companion_app.demo.headless import play_headless
 
         return play_headless(plies=args.plies, seed=args.seed, language=args.lang)
+    if args.game == "triumph":
+        from companion_app.demo.triumph_windows import run_triumph_windows
+
+        return run_triumph_windows(args)
     from companion_app.demo.windows import run_windows
 
+    print("arbiter demo: Napoleon's Triumph is `make run GAME=triumph` (arbiter demo --game triumph).")
     return run_windows(args)

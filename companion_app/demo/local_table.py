@@ -28,6 +28,8 @@ from engine import Color, Game, Move, Square, Variant
 from firmware_bridge.protocol import contract
 from firmware_bridge.referee.journal import Journal
 from firmware_bridge.referee.session import CommandError, Ruling, Session
+from firmware_bridge.referee.triumph_session import VARIANT as TRIUMPH
+from firmware_bridge.referee.triumph_session import TriumphSession
 
 
 class LocalTable:
@@ -40,7 +42,11 @@ class LocalTable:
         folder = tempfile.TemporaryDirectory(prefix="arbiter-local-table-")
         self.journal = Journal(Path(folder.name) / "journal.db")
         self._release = weakref.finalize(self, _release, self.journal, folder)
-        self.session = Session(self.journal, variant, rng=random.Random(seed))
+        self.session: Session | TriumphSession
+        if variant == TRIUMPH:  # Napoleon's Triumph: the same service around another game's session
+            self.session = TriumphSession(self.journal)
+        else:
+            self.session = Session(self.journal, variant, rng=random.Random(seed))
         self.links: list[LocalLink] = []
         self.board_matches = True  # what the sensors report while no board_check is set
         self.board_check: dict[str, Any] | None = None  # a board check the "sensors" report
@@ -51,24 +57,30 @@ class LocalTable:
     # -- the session's state, for tests ---------------------------------------------------------
     @property
     def game(self) -> Game | None:
-        """The game the session rules (None in the setup phase)."""
-        return self.session.game
+        """The Stratego-family game the session rules (None in the setup phase)."""
+        return self.stratego.game
+
+    @property
+    def stratego(self) -> Session:
+        """The session of a Stratego-family game (what the board, setups and moves need)."""
+        assert isinstance(self.session, Session), "a Napoleon's Triumph table has no board"
+        return self.session
 
     @property
     def variant(self) -> Variant:
         """The rules of the current game."""
-        return self.session.variant
+        return self.stratego.variant
 
     @property
     def volcanoes(self) -> tuple[Square, ...]:
         """Espionage's volcanoes, drawn when the game was created."""
-        return self.session.volcanoes
+        return self.stratego.volcanoes
 
     @property
     def setups(self) -> dict[str, dict[str, str]]:
         """The setups the session accepted, by seat, as square names."""
         return {seat: {s.name: kind for s, kind in setup.items()}
-                for seat, setup in self.session.setups.items()}
+                for seat, setup in self.stratego.setups.items()}
 
     @property
     def board_input(self) -> bool:
@@ -86,7 +98,7 @@ class LocalTable:
         position is put into the session directly (and not journalled); every ruling from here
         on is the session's own.
         """
-        session = self.session
+        session = self.stratego
         session.setups = {seat: {} for seat in contract.SEATS}
         session.game = Game.from_position(session.variant, pieces, to_move=to_move,
                                           volcanoes=session.volcanoes)
@@ -96,7 +108,7 @@ class LocalTable:
     def attach(self, link: LocalLink) -> None:
         """A tablet or display joined: its seat is granted (a tablet), then every snapshot."""
         self.links.append(link)
-        link.adapter.info({"board": self.board, "variant": self.variant.name, "name": self.board})
+        link.adapter.info({"board": self.board, "variant": self.session.variant.name, "name": self.board})
         if link.seat:
             if link.seat not in self.session.seats:
                 # No key exchange in one process: a key text that is no public key has no fingerprint.
@@ -115,15 +127,16 @@ class LocalTable:
         """One seat's command in the contract's terms, as the referee takes it; returns the reply."""
         self._counter += 1
         command_id = uuid.uuid4().hex
-        before = self.game.occupied() if self.game is not None else frozenset()
+        game = self.session.game if isinstance(self.session, Session) else None
+        before = game.occupied() if game is not None else frozenset()
         try:
             command = contract.command(seat, command_id, self._counter, command_type, **(args or {}))
             reply, rulings = self.session.execute(seat, command)
         except (contract.ContractError, CommandError) as error:  # refused as the referee refuses
             reply, rulings = contract.reply(command_id, False, error.code, str(error)), []
-        if any(ruling.kind == "takeback" for ruling in rulings) and self.game is not None:
+        if any(ruling.kind == "takeback" for ruling in rulings) and game is not None:
             # The physical board still shows the move taken back: its check says what to put right.
-            after = self.game.occupied()
+            after = self.stratego.game.occupied() if self.stratego.game else frozenset()
             self.board_check = {"matches": False, "clear": sorted(s.name for s in before - after),
                                 "fill": sorted(s.name for s in after - before), "wrong": [],
                                 "reason": "restore"}
@@ -139,7 +152,7 @@ class LocalTable:
         Returns a reply-like answer for tests: ok, or the code and the engine's reason.
         """
         try:
-            ruling = self.session.board_move(Move.parse(text))
+            ruling = self.stratego.board_move(Move.parse(text))
         except CommandError as error:
             return {"ok": False, "code": error.code, "message": str(error)}
         if ruling.kind == "move":

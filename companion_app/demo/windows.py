@@ -18,8 +18,9 @@ BOARD_SIZE = (520, 800)
 TABLET_SIZE = (760, 400)
 
 
-def _spawn(url: str, seat: str, position: tuple[int, int], size: tuple[int, int], language: str,
+def spawn(url: str, seat: str, position: tuple[int, int], size: tuple[int, int], language: str,
            folder: Path) -> subprocess.Popen:
+    """Start one `arbiter tablet` window (a seat's tablet, or the referee display)."""
     command = [sys.executable, "-m", "firmware_bridge.cli.main", "tablet", "--board", url, "--seat", seat,
                "--size", f"{size[0]}x{size[1]}", "--position", f"{position[0]},{position[1]}",
                "--lang", language, "--credentials", str(folder / f"{seat}.json")]
@@ -56,10 +57,10 @@ def run_windows(args: argparse.Namespace) -> int:
               "the moves the tablets show.")
     folder = Path(tempfile.mkdtemp(prefix="arbiter-demo-tablets-"))
     left = BOARD_SIZE[0]
-    children = [_spawn(system.url, seat, (left, top), TABLET_SIZE, args.lang, folder)
+    children = [spawn(system.url, seat, (left, top), TABLET_SIZE, args.lang, folder)
                 for seat, top in (("red", 0), ("blue", TABLET_SIZE[1])) if seat != computer]
     if args.display:
-        children.append(_spawn(system.url, "display", (left + 80, 80), (900, 600), args.lang, folder))
+        children.append(spawn(system.url, "display", (left + 80, 80), (900, 600), args.lang, folder))
     print(f"arbiter demo: broker and referee at {system.url}; close the board window to stop.")
 
     class BoardApp(App):

@@ -20,6 +20,7 @@ class Order:
     unit: str | None = None
     commander: str | None = None
     units: tuple[str, ...] = ()
+    road: tuple[int, ...] | None = None  # a cavalry attack by road: locales entered, in order
 
     @property
     def moving_units(self) -> tuple[str, ...]:
@@ -28,24 +29,31 @@ class Order:
 
     def to_dict(self) -> dict[str, Any]:
         """The order as in a record."""
+        data: dict[str, Any]
         if self.type == "unit_move":
-            return {"type": "unit_move", "unit": self.unit}
-        return {"type": self.type, "commander": self.commander, "units": list(self.units)}
+            data = {"type": "unit_move", "unit": self.unit}
+        else:
+            data = {"type": self.type, "commander": self.commander, "units": list(self.units)}
+        if self.road is not None:
+            data["road"] = list(self.road)
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> Order:
         """Read an order object of a record."""
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
             raise TriumphError(f"not an order: {data!r}")
+        road = _road(data["road"], "order") if "road" in data else None
         if data["type"] == "unit_move":
-            return cls("unit_move", unit=_text(data, "unit"))
+            return cls("unit_move", unit=_text(data, "unit"), road=road)
         return cls(data["type"], commander=_text(data, "commander"),
-                   units=_texts(data.get("units", [])))
+                   units=_texts(data.get("units", [])), road=road)
 
     def __str__(self) -> str:
+        by_road = "" if self.road is None else f" by {'-'.join(map(str, self.road))}"
         if self.type == "unit_move":
-            return f"unit {self.unit}"
-        return f"{self.commander}[{','.join(self.units)}]"
+            return f"unit {self.unit}{by_road}"
+        return f"{self.commander}[{','.join(self.units)}]{by_road}"
 
 
 @dataclass(frozen=True)
@@ -284,10 +292,7 @@ def _read_field(cls: type[Action], name: str, value: Any) -> Any:
             raise TriumphError(f"{kind}.{name} must be a locale number")
         return value
     if name == "road":
-        if not isinstance(value, list) or not all(
-                isinstance(v, int) and not isinstance(v, bool) for v in value):
-            raise TriumphError(f"{kind}.road must be a list of locale numbers")
-        return tuple(value)
+        return _road(value, kind)
     if name == "wide":
         if not isinstance(value, bool):
             raise TriumphError(f"{kind}.wide must be true or false")
@@ -301,6 +306,13 @@ def _read_field(cls: type[Action], name: str, value: Any) -> Any:
             raise TriumphError(f"{kind}.{name} must be an object")
         return tuple(sorted((str(k), v) for k, v in value.items()))
     raise TriumphError(f"{kind}: unexpected field {name}")  # pragma: no cover
+
+
+def _road(value: Any, kind: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise TriumphError(f"{kind}.road must be a list of locale numbers")
+    return tuple(value)
 
 
 def _text(data: dict[str, Any], key: str) -> str:

@@ -22,7 +22,7 @@ from engine.triumph.actions import (
     Threat,
 )
 from engine.triumph.combat import initial_result
-from engine.triumph.commands import corps_units_refusal, independent_command_refusal
+from engine.triumph.commands import can_be_commanded
 from engine.triumph.elite import RULE as GUARD_RULE
 from engine.triumph.elite import artillery_fire_refusal, check_guard_leaders, check_guard_threat
 from engine.triumph.elite import commit as commit_elite
@@ -42,6 +42,13 @@ from engine.triumph.resolution import (
     stage_decider,
 )
 from engine.triumph.retreat import default_keep, retreat_plan, retreat_refusal
+from engine.triumph.road_attacks import RULE as ROAD_RULE
+from engine.triumph.road_attacks import (
+    is_road_attack,
+    reveal_riders,
+    road_march_marks,
+    road_riders,
+)
 from engine.triumph.state import AttackState
 
 if TYPE_CHECKING:
@@ -77,7 +84,7 @@ def apply_threat(game: TriumphGame, action: Threat) -> None:
     side = action.side
     if action.from_ not in battle_map.locales or action.into not in battle_map.locales:
         raise game.refuse("nt-attack", "threaten from a locale into a locale of the map")
-    if state.occupant(action.from_) != side:
+    if state.occupant(action.from_) == opponent(side):
         raise game.refuse("nt-attack", f"the {side} army does not occupy {action.from_}")
     if state.occupant(action.into) != opponent(side):
         raise game.refuse("nt-attack", f"{action.into} is not held by the enemy")
@@ -87,9 +94,13 @@ def apply_threat(game: TriumphGame, action: Threat) -> None:
     if (action.from_, action.into) in state.turn.closed:
         raise game.refuse("nt-attack", f"the approach {action.from_}>{action.into} is closed "
                                        f"this turn")
-    if not attack_candidates(game, side, action.from_, action.into):
+    if not attack_candidates(game, side, action.from_, action.into) and not road_riders(
+            game, side, action.from_, action.into):
+        # 1.9 step 1: a piece there, or (M2) cavalry that can ride up by road and on across
         raise game.refuse("nt-attack", f"no unit in R{action.from_} or {action.from_}>"
-                                       f"{action.into} can still be commanded to attack")
+                                       f"{action.into} can still be commanded to attack, and "
+                                       f"no cavalry can ride there by road and on into "
+                                       f"{action.into}")
     if action.guard is not None:
         problem = check_guard_threat(game, side, action.guard, action.from_, action.into)
         if problem:
@@ -113,18 +124,8 @@ def apply_threat(game: TriumphGame, action: Threat) -> None:
 def attack_candidates(game: TriumphGame, side: str, locale: int, into: int) -> list[str]:
     """Units in R`locale` or `locale`>`into` that some command could still move."""
     state = game.state
-    found = []
-    for position in (Position(locale), Position(locale, into)):
-        for unit in state.units_at(position):
-            if unit.side != side or unit.id in state.turn.moved:
-                continue
-            by_corps = unit.commander is not None and corps_units_refusal(
-                state, side, unit.commander, (unit.id,), proper=False) is None
-            alone = independent_command_refusal(state, side) is None and (
-                unit.commander is None or len(state.corps(unit.commander)) > 1)
-            if by_corps or alone:
-                found.append(unit.id)
-    return found
+    return [unit.id for position in (Position(locale), Position(locale, into))
+            for unit in state.units_at(position) if can_be_commanded(state, side, unit)]
 
 
 def apply_step(game: TriumphGame, action: Action) -> None:
@@ -140,7 +141,7 @@ def apply_step(game: TriumphGame, action: Action) -> None:
         raise game.refuse("nt-turn", f"the {decider(attack)} player decides {attack.step}")
     handler = {Defend: _defend, Retreat: _retreat, Feint: _feint, Press: _press,
                DefenceLeaders: _defence_leaders, Attack: _attack, CounterAttack: counter_attack,
-               OddLoss: odd_loss, AssignLosses: assign_losses, Occupy: occupy,
+               OddLoss: odd_loss, AssignLosses: assign_losses, Occupy: _occupy,
                Regroup: regroup, Advance: advance}[type(action)]
     handler(game, attack, action)  # type: ignore[operator]
 
@@ -225,6 +226,19 @@ def _retreat(game: TriumphGame, attack: AttackState, action: Retreat) -> None:
     finish(game, attack)
 
 
+def _occupy(game: TriumphGame, attack: AttackState, action: Occupy) -> None:
+    """After a retreat before combat the attacker moves in; by road the riders are revealed."""
+    # No retreat can block the road of a legal road threat: a locale a road attack passes
+    # through before the attack locale never borders the defence locale on this map.
+    by_road = is_road_attack(action.orders)
+    if by_road:
+        check_orders(game, attack, action.orders)  # refuse before any face is shown
+        reveal_riders(game, action.orders)
+    occupy(game, attack, action)
+    if by_road:
+        road_march_marks(game, action.orders, attack.defence_locale)
+
+
 def _feint(game: TriumphGame, attack: AttackState, action: Feint) -> None:
     if attack.guard_attack:
         raise game.refuse(GUARD_RULE, "a Guard Attack cannot be a feint")
@@ -232,12 +246,19 @@ def _feint(game: TriumphGame, attack: AttackState, action: Feint) -> None:
         raise game.refuse("nt-attack", "a feint ends on the approach or in the reserve")
     start = check_orders(game, attack, action.orders)
     spend_orders(game, attack, action.orders)
-    if action.end == "approach" and start.is_reserve:
+    by_road = is_road_attack(action.orders)
+    if by_road or (action.end == "approach" and start.is_reserve):
+        # cavalry by road rides up to the attack locale and stops there (1.9 step 3)
         to = Position(attack.attack_locale, attack.defence_locale)
+        if action.end == "reserve":
+            to = Position(attack.attack_locale)
         for unit_id in attack.attackers:
             game.state.units[unit_id].at = to
         for name in attack.moving_commanders:
             game.state.commanders[name].at = to
+        if by_road:
+            reveal_riders(game, action.orders)
+            road_march_marks(game, action.orders, attack.attack_locale)
     attack.feint = True
     game.state.turn.closed.add((attack.attack_locale, attack.defence_locale))
     game.emit("feint", side=attack.attacker, units=list(attack.attackers), end=action.end)
@@ -245,6 +266,10 @@ def _feint(game: TriumphGame, attack: AttackState, action: Feint) -> None:
 
 
 def _press(game: TriumphGame, attack: AttackState, action: Press) -> None:
+    if not attack_candidates(game, attack.attacker, attack.attack_locale, attack.defence_locale):
+        raise game.refuse(ROAD_RULE, "only cavalry by road can carry out this attack, and a "
+                                     "cavalry attack by road must be a feint when the "
+                                     "defender stands")
     game.emit("press", side=attack.attacker)
     attack.step = "defence_leaders"
 

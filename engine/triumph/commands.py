@@ -81,6 +81,17 @@ def independent_unit_refusal(state: TriumphState, side: str, unit_id: str) -> Re
     return None
 
 
+def can_be_commanded(state: TriumphState, side: str, unit: Unit) -> bool:
+    """True when some command (its corps' or an independent one) could still move the unit."""
+    if unit.side != side or unit.at is None or unit.id in state.turn.moved:
+        return False
+    by_corps = unit.commander is not None and corps_units_refusal(
+        state, side, unit.commander, (unit.id,), proper=False) is None
+    alone = independent_command_refusal(state, side) is None and (
+        unit.commander is None or len(state.corps(unit.commander)) > 1)
+    return by_corps or alone
+
+
 def move_refusal(state: TriumphState, battle_map: BattleMap,
                  action: CorpsMove | DetachMove | UnitMove) -> Refusal | None:
     """Why a Corps, Detach or Unit Move is illegal, or None."""

@@ -38,6 +38,7 @@ from engine.triumph.commands import (
 from engine.triumph.movement import road_paths
 from engine.triumph.pieces import Position, opponent
 from engine.triumph.retreat import retreat_plan, retreat_targets
+from engine.triumph.road_attacks import road_order_sets, road_riders
 from engine.triumph.state import AttackState
 
 if TYPE_CHECKING:
@@ -129,6 +130,28 @@ def _commands(game: TriumphGame) -> list[Action]:
                     and (locale, into) not in state.turn.closed
                     and steps.attack_candidates(game, side, locale, into)):
                 found.append(Threat(side, locale, into))
+    found += _road_threats(game, side, {(t.from_, t.into) for t in found
+                                        if isinstance(t, Threat)})
+    return found
+
+
+def _road_threats(game: TriumphGame, side: str, listed: set[tuple[int, int]]) -> list[Action]:
+    """Threats only cavalry riding by road could carry out (1.9 step 1)."""
+    state = game.state
+    pairs: dict[tuple[int, int], None] = {}
+    for unit in state.units.values():
+        if unit.side != side or unit.at is None or not unit.at.is_reserve or (
+                unit.face.type != "cavalry" or unit.id in state.turn.moved):
+            continue
+        for road in road_paths(game.map, unit.at.locale):
+            if len(road) >= 2 and state.occupant(road[-1]) == opponent(side):
+                pairs[(road[-2], road[-1])] = None
+    found: list[Action] = []
+    for attack_locale, defence_locale in pairs:
+        if ((attack_locale, defence_locale) not in listed
+                and (attack_locale, defence_locale) not in state.turn.closed
+                and road_riders(game, side, attack_locale, defence_locale)):
+            found.append(Threat(side, attack_locale, defence_locale))
     return found
 
 
@@ -169,7 +192,7 @@ def _attack_candidates(game: TriumphGame, attack: AttackState) -> list[Action]:
         return found
     if step == "feint_or_press":
         found = [Press(side)]
-        for orders in _order_sets(game, attack):
+        for orders in _order_sets(game, attack) + road_order_sets(game, attack, False):
             found += [Feint(side, orders, "approach"), Feint(side, orders, "reserve")]
         return found
     if step == "defence_leaders":
@@ -204,7 +227,8 @@ def _attack_candidates(game: TriumphGame, attack: AttackState) -> list[Action]:
         return [_retreat_choice(game, attack, target) for target in
                 [None, *retreat_targets(state, game.map, attack)]]
     if step == "occupy":
-        return [Occupy(side, orders) for orders in _order_sets(game, attack)]
+        sets = _order_sets(game, attack) + road_order_sets(game, attack, True)
+        return [Occupy(side, orders) for orders in sets]
     if step == "regroup":
         survivors = {n: [u for u in attack.attackers if state.units[u].at is not None
                          and state.units[u].commander == n] for n in attack.moving_commanders}

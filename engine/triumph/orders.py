@@ -8,6 +8,7 @@ from engine.triumph import readings
 from engine.triumph.actions import Order
 from engine.triumph.commands import corps_units_refusal, unit_refusal
 from engine.triumph.pieces import Position
+from engine.triumph.road_attacks import is_road_attack, road_orders_refusal
 from engine.triumph.rules import constants
 from engine.triumph.state import AttackState
 
@@ -71,6 +72,11 @@ def check_orders(game: TriumphGame, attack: AttackState, orders: tuple[Order, ..
     if corps_limit is not None and state.turn.corps_commands + len(seen) > corps_limit:
         raise game.refuse("nt-commands", f"the {attack.attacker} army has only {corps_limit} "
                                          f"corps commands a turn")
+    if is_road_attack(orders):
+        refusal = road_orders_refusal(game, attack, orders)
+        if refusal:
+            raise game.refuse(refusal.rule, refusal.message)
+        return next(iter(starts))
     allowed = {Position(attack.attack_locale),
                Position(attack.attack_locale, attack.defence_locale)}
     if not starts <= allowed:

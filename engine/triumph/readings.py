@@ -85,3 +85,14 @@ ELITE_COST_MORALE_FLOOR = 1
 # across the same approach in consecutive rounds unless it fires down from a hill onto a
 # locale that is not one (False: no such limit).
 ARTILLERY_REPEAT_FIRE_LIMIT = True
+
+# 1.9 (M, TT's ruling; open question 12): a cavalry attack by road is made by one command, a Unit
+# Move or a Corps Move of cavalry only (False: several commands from one reserve along one road
+# may combine, as ordinary attacks do).
+ROAD_ATTACK_ONE_COMMAND = True
+
+# 1.7 (L, open question 7): a French reinforcement commander may give a second command in the
+# player turn its corps enters, and the units that entered may be moved by it (or by a Unit
+# Move) a second time; the entry is their first command. False: the entry is the commander's
+# one command and its units' one move of the turn, as for every other corps.
+REINFORCEMENT_SECOND_COMMAND_ON_ENTRY = True

@@ -116,20 +116,25 @@ def entry_reach(battle_map: BattleMap, entry: Entry, road: tuple[int, ...]) -> i
 def apply_entry(game: TriumphGame, action: CorpsMove) -> None:
     """Carry out a checked entry: the corps stands at `to`; the first one lifts French morale."""
     state = game.state
+    # 1.7 (L): with the reading, entering is not yet the commander's one command of the turn
+    # nor its units' one move: each may be given one more (a second entry is impossible).
+    second = readings.REINFORCEMENT_SECOND_COMMAND_ON_ENTRY and action.side == FRENCH
     for unit_id in action.units:
         unit = state.units[unit_id]
         unit.at, unit.off_map = action.to, False
-        state.turn.moved.add(unit_id)
+        if not second:
+            state.turn.moved.add(unit_id)
     commander = state.commanders[action.commander]
     commander.at, commander.off_map = action.to, False
     state.turn.corps_commands += 1
-    state.turn.commanded.add(action.commander)
+    if not second:
+        state.turn.commanded.add(action.commander)
     state.turn.stopped_in.add(action.to.locale)
     if len(action.units) >= 2:
         state.turn.road_closed.update(action.road or ())
     game.emit("reinforcement", side=action.side, commander=action.commander,
               units=list(action.units), entry=action.entry, to=str(action.to),
-              road=list(action.road or ()))
+              road=list(action.road or ()), second_command=second)
     if action.side == FRENCH and not state.reinforcements_entered:
         state.reinforcements_entered = True
         bonus = int(raw_order_of_battle()["constants"]["reinforcement_morale_bonus"])

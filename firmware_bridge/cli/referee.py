@@ -37,7 +37,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="arbiter referee", description=__doc__)
     parser.add_argument("--config", help="TOML config file (see docs/deployment.md)")
     parser.add_argument("--board", help="board name, one MQTT topic level")
-    parser.add_argument("--variant", help="classic, barrage, duel, compact, strategy8, espionage")
+    parser.add_argument("--variant", help="classic, barrage, duel, compact, strategy8, espionage, napoleons-triumph")
     parser.add_argument("--broker", help="mqtt://user:pass@host:port or mqtts://...; none: embedded broker")
     parser.add_argument("--port", type=int, help="port of the embedded broker (default 1883)")
     parser.add_argument("--journal", help="journal file (SQLite)")

@@ -363,9 +363,14 @@ class SeatClient(SequencedClient):
         """Make a move from the tablet (when the board is not the input)."""
         return self.command(Command.MOVE, move=move)
 
-    def setup(self, setup: dict[str, str]) -> str:
-        """Submit this seat's hidden setup, ``{"a1": "flag", ...}``."""
+    def setup(self, setup: dict[str, Any]) -> str:
+        """Submit this seat's hidden setup: ``{"a1": "flag", ...}``, or a Napoleon's Triumph
+        side's set-up object (``{"commanders", "units", "fixed_battery"}``)."""
         return self.command(Command.SETUP, setup=setup)
+
+    def nt(self, action: dict[str, Any]) -> str:
+        """One Napoleon's Triumph action, without its side (the seat's army acts)."""
+        return self.command(Command.NT, action=action)
 
     def resign(self) -> str:
         """Resign the game."""

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from engine.errors import ArbiterError
+from firmware_bridge.protocol import triumph_contract
 from firmware_bridge.protocol.board_steps import plan_problem
 from firmware_bridge.protocol.vocabulary import Command, CommandPayload, Phase, ReplyPayload
 
@@ -235,6 +236,8 @@ def _length(low: int, high: int) -> Check:
 
 
 def _setup_map(v: dict) -> str | None:
+    if triumph_contract.is_triumph_setup(v):  # a Napoleon's Triumph side's set-up object
+        return triumph_contract.setup_problem(v)
     if len(v) > 200:
         return "has too many squares"
     for square, kind in v.items():
@@ -301,6 +304,8 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "computer_move": ((dict, type(None)), OPT, None),
         "computer": ((str, type(None)), OPT, _one_of(*SEATS, None)),  # the seat the computer plays
         "notebook": ((bool,), OPT, None),  # false: the referee forbids the players' notebook view
+        # Napoleon's Triumph: the army each seat plays ({"red": "allied", "blue": "french"}).
+        "sides": ((dict, type(None)), OPT, None),
         "at": ((int, float), OPT, None),
     },
     "events": {
@@ -366,6 +371,8 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "last_counter": (INT, OPT, None),
         # Another tablet asks for this seat while a game is played: {"fingerprint", "name"}.
         "pairing_request": ((dict, type(None)), OPT, None),
+        # Napoleon's Triumph: what to do with the seat's own blocks, [{"seq", "steps"}, ...].
+        "instructions": (list, OPT, None),
     },
     "seat_events": {
         "v": VERSION_FIELD,
@@ -405,6 +412,7 @@ COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]]] = {
     Command.ACCEPT_TAKEBACK: {},
     Command.DECLINE_TAKEBACK: {},
     Command.NEW_GAME: {},
+    Command.NT: {"action": ((dict,), triumph_contract.action_problem)},
     Command.REPLAY_LOAD: {"text": (STR, _length(1, MAX_REPLAY_TEXT))},
     Command.REPLAY_STEP: {"step": (STR, _one_of("forward", "back", "jump"))},
     Command.REPLAY_PLAY_ON: {},

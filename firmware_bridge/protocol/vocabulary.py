@@ -31,6 +31,8 @@ class Command(StrEnum):
     ACCEPT_TAKEBACK = "accept_takeback"
     DECLINE_TAKEBACK = "decline_takeback"
     NEW_GAME = "new_game"
+    # Napoleon's Triumph: one action of the records' vocabulary (docs/rules/triumph.md).
+    NT = "nt"
     # Replaying a recorded game on the board (firmware_bridge/referee/replay_desk.py).
     REPLAY_LOAD = "replay_load"
     REPLAY_STEP = "replay_step"
@@ -59,13 +61,16 @@ class EventType(StrEnum):
     TURN = "turn"
     GAME_END = "game_end"
     TAKEBACK = "takeback"
+    # Napoleon's Triumph: an action the engine accepted; its events are the NT engine's
+    # (corps_move, threat, combat, replace, ...), redacted per audience.
+    NT = "nt"
 
 
 # The rulings the journal keeps, each under the event it announces (first).
 RULINGS: frozenset[EventType] = frozenset({
     EventType.SETUP_READY, EventType.GAME_START, EventType.MOVE, EventType.REFUSAL,
     EventType.DRAW_OFFER, EventType.DRAW_DECLINED, EventType.TAKEBACK_OFFER,
-    EventType.TAKEBACK_DECLINED, EventType.TAKEBACK, EventType.GAME_END})
+    EventType.TAKEBACK_DECLINED, EventType.TAKEBACK, EventType.GAME_END, EventType.NT})
 
 # Journals written before the ruling names were the event names: old kind -> the ruling now.
 OLD_RULING_NAMES: dict[str, EventType] = {
@@ -122,9 +127,16 @@ class MoveArgs(TypedDict):
 
 
 class SetupArgs(TypedDict):
-    """``setup``: the seat's pieces, square name -> piece kind."""
+    """``setup``: the seat's pieces, square name -> piece kind (Stratego), or a Napoleon's Triumph
+    side's set-up object ({"commanders", "units", "fixed_battery"})."""
 
-    setup: dict[str, str]
+    setup: dict[str, Any]
+
+
+class NtArgs(TypedDict):
+    """``nt``: one Napoleon's Triumph action without its side (the seat's side is added)."""
+
+    action: dict[str, Any]
 
 
 class NewGameArgs(TypedDict, total=False):
@@ -164,7 +176,7 @@ class NoArgs(TypedDict):
 
 # The arguments of each command (contract.COMMAND_ARGS checks the same names, with their formats).
 _WITH_ARGUMENTS: dict[Command, type] = {
-    Command.MOVE: MoveArgs, Command.SETUP: SetupArgs, Command.NEW_GAME: NewGameArgs,
+    Command.MOVE: MoveArgs, Command.SETUP: SetupArgs, Command.NEW_GAME: NewGameArgs, Command.NT: NtArgs,
     Command.APPROVE_PAIRING: ApprovePairingArgs,
     Command.REPLAY_LOAD: ReplayLoadArgs, Command.REPLAY_STEP: ReplayStepArgs}
 COMMAND_ARGUMENTS: dict[Command, type] = {
@@ -213,5 +225,7 @@ class SeatState(TypedDict):
     seq: int
     phase: Phase | str
     view: dict[str, Any] | None
-    setup: dict[str, str] | None
+    setup: dict[str, Any] | None
     last_counter: int
+    # Napoleon's Triumph: what to do with the seat's own blocks, per ruling (newest last).
+    instructions: NotRequired[list[dict[str, Any]]]

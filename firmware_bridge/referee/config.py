@@ -45,6 +45,7 @@ from engine import variant_names
 from engine.errors import ArbiterError
 from firmware_bridge.protocol.contract import ContractError, check_board_name
 from firmware_bridge.protocol.mqtt_link import BrokerURL
+from firmware_bridge.protocol.triumph_contract import VARIANT as TRIUMPH
 from firmware_bridge.referee.clocks import TimeControl
 from firmware_bridge.referee.computer_seat import check_computer
 from firmware_bridge.referee.game_options import game_variant
@@ -95,10 +96,14 @@ class RefereeConfig:
             check_board_name(self.board)
         except ContractError as error:
             raise ConfigError(str(error)) from None
-        if self.variant not in variant_names():
-            raise ConfigError(f"unknown variant {self.variant!r} (known: {', '.join(variant_names())})")
+        if self.variant == TRIUMPH:
+            self._check_triumph()
+        elif self.variant not in variant_names():
+            known = ", ".join([*variant_names(), TRIUMPH])
+            raise ConfigError(f"unknown variant {self.variant!r} (known: {known})")
         try:
-            game_variant(self.variant, self.moves_per_turn)
+            if self.variant != TRIUMPH:
+                game_variant(self.variant, self.moves_per_turn)
         except ValueError as error:
             raise ConfigError(f"game.moves_per_turn: {error}") from None
         if self.broker_url:
@@ -113,6 +118,17 @@ class RefereeConfig:
         if self.log_format not in ("text", "json"):
             raise ConfigError("log.format is json or text")
         return self
+
+
+    def _check_triumph(self) -> None:
+        """Napoleon's Triumph is entered on the tablets, by two people, without game options."""
+        if self.board_input or self.profile:
+            raise ConfigError(f"{TRIUMPH} is played without sensors (board.input = \"tablets\", no "
+                              "profile): a sensor grid cannot count the blocks in a locale")
+        if self.computer not in (None, "off"):
+            raise ConfigError(f"game.computer: {TRIUMPH} has no computer player yet")
+        if self.moves_per_turn is not None:
+            raise ConfigError(f"game.moves_per_turn: {TRIUMPH} has no such option")
 
 
 def load_config(path: str | Path) -> RefereeConfig:

@@ -17,6 +17,7 @@ from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.protocol.signing import PublicSigner
 from firmware_bridge.referee.pairing import PairingDesk, SeatHandover
 from firmware_bridge.referee.session import Session
+from firmware_bridge.referee.triumph_session import TriumphSession
 
 if TYPE_CHECKING:
     from firmware_bridge.referee.service import RefereeSettings
@@ -31,7 +32,7 @@ class PairingService:
     topics: contract.Topics
     key: crypto.PrivateKey
     signer: PublicSigner
-    session: Session
+    session: Session | TriumphSession
     link: MqttLink
     desk: PairingDesk
     handover: SeatHandover
@@ -150,14 +151,16 @@ class PairingService:
             return challenge is not None
 
     def _empty_squares(self) -> list[str] | None:
-        if self.occupancy is None:
-            return None
+        if self.occupancy is None or not isinstance(self.session, Session):
+            return None  # no board here, or a game the board does not read
         game = self.session.game
         blocked = game.blocked if game else self.session.variant.lakes | frozenset(self.session.volcanoes)
         return sorted(s.name for s in self.session.variant.squares()
                       if s.name not in self.occupancy and s not in blocked)
 
     def _middle_squares(self) -> set[str]:
+        if not isinstance(self.session, Session):
+            return set()  # no squares in this game
         variant = self.session.variant
         rows = set(variant.middle_rows())
         return {s.name for s in variant.squares() if s.rank in rows}

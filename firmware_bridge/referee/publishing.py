@@ -21,6 +21,7 @@ from firmware_bridge.referee.pairing import SeatHandover
 from firmware_bridge.referee.refusals import RefusalLog
 from firmware_bridge.referee.replay_desk import ReplayDesk
 from firmware_bridge.referee.session import Ruling, Session
+from firmware_bridge.referee.triumph_session import TriumphSession
 
 if TYPE_CHECKING:
     from firmware_bridge.referee.service import RefereeSettings
@@ -37,7 +38,7 @@ class Publisher:
     key: crypto.PrivateKey
     public_key: str
     signer: PublicSigner
-    session: Session
+    session: Session | TriumphSession
     link: MqttLink
     handover: SeatHandover
     refusals: RefusalLog

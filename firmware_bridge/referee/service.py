@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from engine import Move, Square
 from firmware_bridge.board.guidance import as_plan, in_board_order, setup_steps
@@ -37,6 +38,8 @@ from firmware_bridge.referee.publishing import Publisher
 from firmware_bridge.referee.refusals import RefusalLog
 from firmware_bridge.referee.replay_desk import ReplayDesk
 from firmware_bridge.referee.session import CommandError, Ruling, Session
+from firmware_bridge.referee.triumph_session import VARIANT as TRIUMPH
+from firmware_bridge.referee.triumph_session import TriumphSession
 
 log = logging.getLogger(__name__)
 REPUBLISH_WINDOW = 0.05  # seconds: hellos within it share one republish
@@ -84,8 +87,12 @@ class Referee(PairingService, Publisher):
         # broker can forge a state, an event, the info or the referee's presence.
         seed = self.journal.set_meta_once("referee_signing_key", PublicSigner.generate().seed_text)
         self.signer = PublicSigner.from_text(seed)
-        self.session = Session(self.journal, settings.variant, settings.time_control,
-                               board_input=settings.board_input, moves_per_turn=settings.moves_per_turn)
+        self.session: Session | TriumphSession
+        if settings.variant == TRIUMPH:
+            self.session = TriumphSession(self.journal, settings.time_control)
+        else:
+            self.session = Session(self.journal, settings.variant, settings.time_control,
+                                   board_input=settings.board_input, moves_per_turn=settings.moves_per_turn)
         self.desk = PairingDesk()
         # Time while the referee was down: clocks paused, nothing charged; say how long (downtime.py).
         self.heartbeat = Heartbeat(settings.journal_path)
@@ -102,7 +109,9 @@ class Referee(PairingService, Publisher):
         self.occupancy: frozenset[str] | None = None  # latest stable board, None without a board
         self.online: dict[str, str] = {}  # client id -> role, from presence
         self.watcher = BoardWatcher(self._board_move, settings.volcano_markers_sensed)
-        self.replay = ReplayDesk(self.session, settings.volcano_markers_sensed)  # a famous game
+        # A famous game replayed on the board; Napoleon's Triumph has none (its replay commands
+        # never reach the desk, see _on_command), so the desk only ever sees an inactive journal.
+        self.replay = ReplayDesk(cast(Session, self.session), settings.volcano_markers_sensed)
         self.computer: ComputerSeat | None = None  # computer_seat.py
         self._follow_computer_choice()
         self.feed: SensorFeed | None = None
@@ -132,6 +141,13 @@ class Referee(PairingService, Publisher):
         self.link.subscribe(self.topics.info, self._on_own_topic)
         self.link.subscribe(self.topics.state, self._on_own_topic)
         self.link.on_connected(self.republish)
+
+    @property
+    def stratego(self) -> Session:
+        """The session as a Stratego-family game: what the board, replays and the computer need."""
+        if not isinstance(self.session, Session):
+            raise CommandError("wrong-phase", f"{self.session.variant.name} is not read from a board")
+        return self.session
 
     # -- life cycle -------------------------------------------------------------------------
     def start(self, wait: float | None = 10.0) -> bool:
@@ -271,7 +287,8 @@ class Referee(PairingService, Publisher):
             if command["type"] == "approve_pairing":
                 self._approve_pairing(seat, command)
                 return
-            executor = self.replay if self.replay.handles(command) else self.session
+            replayed = isinstance(self.session, Session) and self.replay.handles(command)
+            executor = self.replay if replayed else self.session
             try:
                 reply, rulings = executor.execute(seat, command)
             except CommandError as error:
@@ -391,7 +408,7 @@ class Referee(PairingService, Publisher):
     def _show_leds(self) -> None:
         if self.feed is None:
             return
-        game, variant = self.session.game, self.session.variant
+        game, variant = self.stratego.game, self.stratego.variant
         try:
             self.feed.source.show_leds(self.replay.leds(variant.width, variant.height)
                                        or computer_leds(self.computer, self.watcher, variant)
@@ -404,7 +421,7 @@ class Referee(PairingService, Publisher):
         """The recogniser saw a move (legal or not): rule it, announce it, guide the board."""
         refusal = self.computer.refusal(observation.move) if self.computer else None
         try:
-            ruling = self.session.board_move(observation.move, refusal)
+            ruling = self.stratego.board_move(observation.move, refusal)
         except CommandError as error:
             log.info("ignored a board move %s: %s", observation.move, error)
             self.watcher.refused(observation.move)
@@ -427,6 +444,6 @@ class Referee(PairingService, Publisher):
     def play(self, move: Move | str) -> Ruling:
         """Rule a move as if the board had shown it (the terminal game and tests use this)."""
         with self._lock:
-            ruling = self.session.board_move(Move.parse(move) if isinstance(move, str) else move)
+            ruling = self.stratego.board_move(Move.parse(move) if isinstance(move, str) else move)
             self._publish_rulings([ruling])
             return ruling

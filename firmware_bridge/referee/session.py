@@ -34,7 +34,7 @@ import random
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, cast
 
 from engine import (
@@ -48,7 +48,6 @@ from engine import (
     place_volcanoes,
     validate_setup,
 )
-from engine.errors import ArbiterError
 from firmware_bridge.board.position import ExpectedPosition
 from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.vocabulary import (
@@ -58,10 +57,7 @@ from firmware_bridge.protocol.vocabulary import (
     EventType,
     JournalEntry,
     Phase,
-    ReplyPayload,
     SeatState,
-    SeatSummary,
-    ruling_kind,
 )
 from firmware_bridge.referee import computer_choice
 from firmware_bridge.referee.clocks import GameClock, TimeControl
@@ -69,18 +65,7 @@ from firmware_bridge.referee.game_options import game_variant, volcano_markers
 from firmware_bridge.referee.journal import Journal
 from firmware_bridge.referee.replay_mode import game_from_play_on
 from firmware_bridge.referee.rulings import Item, Ruling, announce, clock_handover
-from firmware_bridge.referee.seats import Seat, seats_summary
-
-TAKEBACK_COMMANDS = frozenset({Command.OFFER_TAKEBACK, Command.ACCEPT_TAKEBACK, Command.DECLINE_TAKEBACK})
-
-
-class CommandError(ArbiterError):
-    """A command the referee refuses; ``code`` is a contract error code."""
-
-    code = "refused"
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message, code=code)
+from firmware_bridge.referee.session_core import NEW_GAME, CommandError, SessionCore
 
 
 @dataclass
@@ -92,27 +77,21 @@ class _Before:
     game: Game | None
     draw_offer: str | None
     takeback_offer: str | None
-    undo: list[Callable[[], object]] = field(default_factory=list)  # the game's own undos
 
 
-class Session:
-    """The referee's game state, rebuilt from and written to the journal."""
+class Session(SessionCore):
+    """A Stratego-family game as the referee rules it, rebuilt from and written to the journal."""
 
     def __init__(self, journal: Journal, variant: str = "classic",
                  time_control: TimeControl | None = None, board_input: bool = False,
                  rng: random.Random | None = None, now: Callable[[], float] = time.monotonic,
                  moves_per_turn: int | None = None) -> None:
-        self.journal = journal
+        super().__init__(journal, time_control, now)
         self.default_variant = variant
         game_variant(variant, moves_per_turn)  # a bad option fails here, not at the first game
         self.default_moves_per_turn = moves_per_turn
-        self.default_time_control = time_control or TimeControl()
         self.board_input = board_input
         self.rng = rng or random.SystemRandom()
-        self.now = now
-        self.seats: dict[str, Seat] = {}
-        self.game_id = ""
-        self.computer_entry: dict[str, str] = {}  # the game entry's computer choice (computer_choice.py)
         self._position: ExpectedPosition | None = None
         self._position_at: tuple[str, int, int] | None = None
         self._replay()
@@ -128,8 +107,8 @@ class Session:
         self.setups: dict[str, dict[Square, str]] = {}
         self.game: Game | None = None
         self.seq = 0
-        self.draw_offer: str | None = None
-        self.takeback_offer: str | None = None
+        self.draw_offer = None
+        self.takeback_offer = None
         self.computer_entry = {k: payload[k] for k in ("computer", "computer_level") if k in payload}
 
     @property
@@ -152,36 +131,6 @@ class Session:
             self._position = ExpectedPosition.of(self.game, self.game_id)
             self._position_at = at
         return self._position
-
-    def _replay(self) -> None:
-        checkpoint = None
-        # Only the current game's rulings are applied; earlier games only matter for the
-        # seats and command counters they leave behind.
-        current = self.journal.last_game()
-        for entry in self.journal.entries():
-            if entry.kind == JournalEntry.GAME and entry.game != current:
-                continue
-            ruled = ruling_kind(entry.kind)
-            if entry.kind == JournalEntry.GAME:
-                self._reset(entry.game, entry.payload)
-                checkpoint = None
-            elif entry.kind == JournalEntry.PAIR:
-                self._apply_pair(entry.payload)
-            elif entry.kind == JournalEntry.REPLY:
-                seat = self.seats.get(entry.payload["seat"])
-                if seat and seat.key == entry.payload.get("key", seat.key):
-                    seat.remember(entry.payload["counter"], entry.payload["reply"])
-            elif ruled is not None and entry.game == current == self.game_id:
-                self._apply(ruled, entry.payload)
-                checkpoint = entry.payload.get("clock", checkpoint)
-        if not self.game_id:
-            self.new_game()
-            return
-        now = self.now()
-        if checkpoint:
-            self.clock = GameClock.restore(self.time_control, checkpoint, now)
-        if self.phase != Phase.PLAYING:
-            self.clock.running = None
 
     def _apply(self, kind: EventType, payload: dict) -> list[Event]:
         """Apply one ruling to the in-memory state; return the engine's events.
@@ -232,50 +181,12 @@ class Session:
             return self.game.resign(Color(seat))
         return self.game.clock_fallen(Color(seat))
 
-    def _apply_pair(self, payload: dict) -> None:
-        self.seats[payload["seat"]] = Seat(payload["key"], payload["client"], payload.get("name", ""))
-
     # -- rulings ----------------------------------------------------------------------------
-    def _rule(self, items: list[Item], reply_for: tuple[str, int, str] | None = None,
-              ok_message: str = "") -> tuple[list[Ruling], ReplyPayload | None]:
-        """Apply rulings in memory, journal them (with the reply to the command that caused
-        them) in one transaction, and only then return them to be announced.
+    def _snapshot(self) -> _Before:
+        return _Before(self.seq, dict(self.setups), self.game, self.draw_offer, self.takeback_offer)
 
-        Raises IllegalMove (nothing changed, nothing journalled) when the rules refuse a move;
-        if the journal fails, the in-memory changes are undone and the error goes up.
-        """
-        now = self.now()
-        clock = copy.deepcopy(self.clock)
-        before = _Before(self.seq, dict(self.setups), self.game, self.draw_offer, self.takeback_offer)
-        staged: list[tuple[str, dict]] = []
-        applied: list[tuple[EventType, dict, list[Event], int]] = []
-        reply = None
-        try:
-            for kind, payload in items:
-                undo = self._undo_for(kind)
-                events = self._apply(kind, payload)
-                if undo is not None:
-                    before.undo.append(undo)
-                self._hand_over(clock, kind, events, now)
-                payload = {**payload, "clock": clock.checkpoint(now)}
-                staged.append((kind.value, payload))
-                applied.append((kind, payload, events, self.seq))
-            if reply_for:
-                seat, counter, command_id = reply_for
-                reply = contract.reply(command_id, True, message=ok_message, seq=self.seq)
-                staged.append((JournalEntry.REPLY.value, {
-                    "seat": seat, "counter": counter, "id": command_id, "reply": reply,
-                    "key": self.seats[seat].key}))
-            self.journal.append_all(self.game_id, staged)
-        except BaseException:
-            self._put_back(before)
-            raise
-        # Committed: from here on the rulings exist, whatever happens to this process.
-        self.clock = clock
-        if reply_for and reply:
-            self.seats[reply_for[0]].remember(reply_for[1], dict(reply))
-        return [announce(self.game_id, seq, kind, payload, events, self.game, self.variant.name)
-                for kind, payload, events, seq in applied], reply
+    def _announce(self, kind: EventType, payload: dict, events: list[Any], seq: int) -> Ruling:
+        return announce(self.game_id, seq, kind, payload, events, self.game, self.variant.name)
 
     def _undo_for(self, kind: EventType) -> Callable[[], object] | None:
         """How to take back what applying ``kind`` does to the game, should the journal fail."""
@@ -293,52 +204,25 @@ class Session:
             return lambda: setattr(self, "game", kept)
         return None
 
-    def _put_back(self, before: _Before) -> None:
+    def _put_back(self, snapshot: Any, undos: list[Callable[[], object]]) -> None:
+        before = cast(_Before, snapshot)
         self.seq, self.setups, self.game = before.seq, before.setups, before.game
         self.draw_offer, self.takeback_offer = before.draw_offer, before.takeback_offer
-        for undo in reversed(before.undo):
+        for undo in reversed(undos):
             undo()
         self._position_at = None
 
-    def _hand_over(self, clock: GameClock, kind: EventType, events: list[Event], now: float) -> None:
-        """Pass the clock on as the ruling just applied says: from the engine's events for a move."""
+    def _running_after(self, kind: EventType, events: list[Any]) -> tuple[str | None, bool] | None:
+        """Whose clock runs after the ruling: from the engine's events for a move."""
         if kind is EventType.MOVE:
-            running, turn_ended = clock_handover(events)
-        elif kind is EventType.GAME_START:
+            return clock_handover(events)
+        if kind in (EventType.GAME_START, EventType.TAKEBACK):
+            # A takeback gives the clock back to the player whose move was taken back.
             assert self.game is not None
-            running, turn_ended = self.game.to_move.value, False
-        elif kind is EventType.TAKEBACK:
-            # The clock goes back to the player whose move was taken back.
-            assert self.game is not None
-            running, turn_ended = self.game.to_move.value, False
-        elif kind is EventType.GAME_END:
-            running, turn_ended = None, False
-        else:
-            return  # offers, setups, refusals: the clocks run on as they were
-        if running is None:
-            clock.stop(now)
-        elif clock.running is None:
-            clock.start(running, now)
-        elif clock.running != running or turn_ended:
-            # The mover's turn ended; it may be the mover's again if the opponent passed.
-            clock.turn_passed(running, now)
-
-    def clock_checkpoint(self) -> dict:
-        """The clocks as charged up to now, for the heartbeat (firmware_bridge.referee.downtime)."""
-        return copy.deepcopy(self.clock).checkpoint(self.now())
-
-    def carry_on_clock(self, beat: dict) -> bool:
-        """Go on from the clocks of the referee's last heartbeat, if it was at this very ruling:
-        the time it ran after the ruling is charged, the time it was down is not. True if taken."""
-        checkpoint = beat.get("clock")
-        if (self.phase != Phase.PLAYING or beat.get("game") != self.game_id or beat.get("seq") != self.seq
-                or not isinstance(checkpoint, dict)):
-            return False
-        try:
-            self.clock = GameClock.restore(self.time_control, checkpoint, self.now())
-        except (KeyError, TypeError):
-            return False  # a heartbeat of another version: the journal's checkpoint stays
-        return True
+            return self.game.to_move.value, False
+        if kind is EventType.GAME_END:
+            return None, False
+        return None  # offers, setups, refusals: the clocks run on as they were
 
     def new_game(self, variant: str | None = None, time_control: TimeControl | None = None,
                  moves_per_turn: int | None = None,
@@ -365,12 +249,6 @@ class Session:
         self.journal.append(game_id, JournalEntry.GAME.value, payload)
         self._reset(game_id, payload)
 
-    def pair(self, seat: str, key: str, client: str, name: str = "") -> None:
-        """Grant ``seat`` to a tablet key (journaled); an earlier tablet of that seat loses it."""
-        payload = {"seat": seat, "key": key, "client": client, "name": name}
-        self.journal.append(self.game_id, JournalEntry.PAIR.value, payload)
-        self._apply_pair(payload)
-
     def board_move(self, move: Move, refusal: tuple[str, str] | None = None) -> Ruling:
         """A move seen on the physical board: ruled (one push), or refused with the reason.
 
@@ -390,70 +268,12 @@ class Session:
         return self._rule([(EventType.REFUSAL, {"move": str(move), "seat": seat, "rule": refusal[0],
                                                 "message": refusal[1]})])[0][0]
 
-    def tick(self) -> Ruling | None:
-        """End the game if a clock ran out."""
-        if self.phase != Phase.PLAYING:
-            return None
-        expired = self.clock.expired(self.now())
-        if not expired:
-            return None
-        what, seat = expired
-        payload = ({"reason": EndReason.CLOCK.value, "seat": seat} if what == "player"
-                   else {"reason": EndReason.GAME_TIME.value})
-        return self._rule([(EventType.GAME_END, payload)])[0][0]
-
     # -- seat commands ----------------------------------------------------------------------
-    def execute(self, seat: str, command: CommandPayload | dict) -> tuple[ReplyPayload, list[Ruling]]:
-        """Apply an authenticated, validated command exactly once; return (reply, rulings).
-
-        A resent command (same counter and id) gets its first reply again, marked duplicate;
-        an older counter is refused as replayed. Refusals are journaled too, so the counter
-        advances durably and a refused command can never be replayed later.
-        """
-        record, owed = self.fresh(seat, command)
-        if owed is not None:
-            return owed, []
-        counter, command_id = command["counter"], command["id"]
-        try:
-            items, message = self._plan(seat, command)
-            if items == Command.NEW_GAME:
-                self.new_game(moves_per_turn=command["args"].get(
-                    "moves_per_turn",
-                    self.variant.moves_per_turn if self.variant.name == self.default_variant else None),
-                    computer=command["args"].get("computer"), computer_level=command["args"].get("level"))
-                return self._answer(record, seat, counter, contract.reply(command_id, True, message=message,
-                                                                          seq=0)), []
-            try:
-                rulings, reply = self._rule(items, (seat, counter, command_id), message)
-            except IllegalMove as illegal:  # the push refused it: nothing changed
-                raise CommandError("illegal", f"{illegal.refusal.rule}: {illegal.refusal.message}") from None
-        except CommandError as error:
-            refused = contract.reply(command_id, False, error.code, str(error), seq=self.seq)
-            return self._answer(record, seat, counter, refused), []
-        assert reply is not None
-        return reply, rulings
-
-    def fresh(self, seat: str, command: CommandPayload | dict) -> tuple[Seat, ReplyPayload | None]:
-        """The seat's record, and the answer already owed when ``command`` is not new: its first
-        reply again for a resend (marked duplicate), a refusal for an older counter."""
-        record = self.seats.get(seat)
-        if record is None:
-            raise CommandError("not-paired", f"no tablet holds the {seat} seat")
-        counter, command_id = command["counter"], command["id"]
-        if counter > record.last_counter:
-            return record, None
-        cached = record.replies.get(counter)
-        if cached and cached["id"] == command_id:
-            return record, cast(ReplyPayload, {**cached, "duplicate": True})
-        return record, contract.reply(command_id, False, "replayed",
-                                      f"counter {counter} is not newer than {record.last_counter}")
-
-    def _answer(self, record: Seat, seat: str, counter: int, reply: ReplyPayload) -> ReplyPayload:
-        """Journal the reply to a command that made no ruling (refused, or a new game)."""
-        self.journal.append(self.game_id, JournalEntry.REPLY.value, {
-            "seat": seat, "counter": counter, "id": reply["id"], "reply": reply, "key": record.key})
-        record.remember(counter, dict(reply))
-        return reply
+    def new_game_from(self, args: dict) -> None:
+        """Begin the new game a seat's ``new_game`` command asks for (options as in new_game)."""
+        same = self.variant.name == self.default_variant
+        self.new_game(moves_per_turn=args.get("moves_per_turn", self.variant.moves_per_turn if same else None),
+                      computer=args.get("computer"), computer_level=args.get("level"))
 
     def _plan(self, seat: str, command: CommandPayload | dict) -> tuple[Any, str]:
         """Decide what a command does, without changing anything; raise CommandError to refuse.
@@ -488,7 +308,7 @@ class Session:
             refused = computer_choice.refusal(self.seats, seat, args.get("computer"))
             if refused:
                 raise CommandError("invalid-option", refused)
-            return Command.NEW_GAME, "new game" if option is None else f"new game, moves per turn: {option}"
+            return NEW_GAME, "new game" if option is None else f"new game, moves per turn: {option}"
         if phase != Phase.PLAYING:
             raise CommandError("wrong-phase", f"no game is being played (phase {phase})")
         assert self.game is not None
@@ -500,42 +320,19 @@ class Session:
             return [(EventType.MOVE, {"move": str(Move.parse(args["move"])), "seat": seat})], "move accepted"
         if kind == Command.RESIGN:
             return [(EventType.GAME_END, {"reason": EndReason.RESIGN.value, "seat": seat})], "resigned"
-        if kind in TAKEBACK_COMMANDS:
-            return self._plan_takeback(seat, kind, other)
-        agreed: list[Item] = [(EventType.GAME_END, {"reason": EndReason.DRAW.value, "seat": seat})]
-        if kind == Command.OFFER_DRAW:
-            if self.draw_offer == other:  # both want it: that is an agreement
-                return agreed, "draw agreed"
-            if self.draw_offer == seat:
-                raise CommandError("no-offer", "your draw offer is already pending")
-            return [(EventType.DRAW_OFFER, {"seat": seat})], "draw offered"
-        if self.draw_offer != other:
-            raise CommandError("no-offer", "there is no draw offer from your opponent")
-        if kind == Command.ACCEPT_DRAW:
-            return agreed, "draw agreed"
-        return [(EventType.DRAW_DECLINED, {"seat": seat})], "draw declined"
+        return self._plan_offer(seat, kind, other)
 
-    def _plan_takeback(self, seat: str, kind: str, other: str) -> tuple[list[Item], str]:
+    def _takeback_item(self, seat: str) -> Item:
+        """The takeback of the last move, or CommandError when there is none."""
         assert self.game is not None
-        taken_back: list[Item] = [(EventType.TAKEBACK, {"seat": seat, "move": str(self.game.last_move)})]
-        if kind == Command.OFFER_TAKEBACK:
-            if not self.game.move_stack:
-                raise CommandError("illegal", "there is no move to take back")
-            if self.takeback_offer == other:  # both ask: agreed
-                return taken_back, "move taken back"
-            if self.takeback_offer == seat:
-                raise CommandError("no-offer", "your takeback request is already pending")
-            return [(EventType.TAKEBACK_OFFER, {"seat": seat})], "takeback requested"
-        if self.takeback_offer != other:
-            raise CommandError("no-offer", "your opponent has not asked to take a move back")
-        if kind == Command.ACCEPT_TAKEBACK:
-            return taken_back, "move taken back"
-        return [(EventType.TAKEBACK_DECLINED, {"seat": seat})], "takeback declined"
+        if not self.game.move_stack:
+            raise CommandError("illegal", "there is no move to take back")
+        return (EventType.TAKEBACK, {"seat": seat, "move": str(self.game.last_move)})
 
     # -- what is published ------------------------------------------------------------------
-    def seats_summary(self, online: set[str]) -> dict[str, SeatSummary]:
-        """Public facts about the seats (see seats.seats_summary)."""
-        return seats_summary(self.seats, set(self.setups), online)
+    def ready_seats(self) -> set[str]:
+        """The seats whose setup was accepted."""
+        return set(self.setups)
 
     def public_state(self, board: str, online: set[str], board_check: dict | None = None,
                      markers_sensed: bool | None = None) -> dict:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from engine.triumph import readings
 from engine.triumph.game import TriumphGame
 from tests.engine.triumph.helpers import act, game, play, refusal_rule, unit
 
@@ -99,3 +102,41 @@ def test_entering_switches_the_victory_conditions() -> None:
     play(g, enter("Davout", DAVOUT, "F2", [51]), act("french", "end_turn"))
     assert g.result is not None and g.result["winner"] == "allied"
     assert g.result["why"] == "the reinforced French hold no green objective"
+
+
+def test_a_reinforcement_commander_gives_a_second_command_in_its_entry_turn() -> None:
+    # 1.7 (L, readings.REINFORCEMENT_SECOND_COMMAND_ON_ENTRY): Davout enters by F2 to 61; in
+    # the same turn he may command his corps once more (61 -> 62), and no third time
+    g = waiting()
+    play(g, enter("Davout", DAVOUT, "F2", [51, 61]),
+         act("french", "corps_move", commander="Davout", units=DAVOUT, to="R62"))
+    assert str(g.state.commanders["Davout"].at) == "R62"
+    assert refusal_rule(g, act("french", "detach_move", commander="Davout", units=["d1"],
+                               to="R61")) == "nt-commands"
+    # any other commander still gives one command a turn
+    play(g, act("french", "corps_move", commander="Lannes", units=["l1"], to="R63"))
+    assert refusal_rule(g, act("french", "corps_move", commander="Lannes", units=["l1"],
+                               to="R64")) == "nt-commands"
+
+
+def test_units_that_entered_may_move_a_second_time_that_turn() -> None:
+    # 1.7 (L): d1 entered with its corps and moves again by a Unit Move; a third move is refused
+    g = waiting()
+    play(g, enter("Davout", DAVOUT, "F2", [51, 61]),
+         act("french", "unit_move", unit="d1", to="R62"))
+    assert g.position_of("d1") is not None and str(g.position_of("d1")) == "R62"
+    assert refusal_rule(g, act("french", "unit_move", unit="d1", to="R61")) == "nt-commands"
+    # the second command is listed like any other
+    assert any(getattr(a, "commander", None) == "Davout" for a in g.legal_actions())
+
+
+def test_the_other_reading_makes_the_entry_the_commanders_one_command(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the alternative documented in readings.py: entering is the corps' command of the turn
+    monkeypatch.setattr(readings, "REINFORCEMENT_SECOND_COMMAND_ON_ENTRY", False)
+    g = waiting()
+    play(g, enter("Davout", DAVOUT, "F2", [51, 61]))
+    assert refusal_rule(g, act("french", "corps_move", commander="Davout", units=DAVOUT,
+                               to="R62")) == "nt-commands"
+    assert refusal_rule(g, act("french", "unit_move", unit="d1", to="R62")) == "nt-commands"
+    assert not any(getattr(a, "commander", None) == "Davout" for a in g.legal_actions())

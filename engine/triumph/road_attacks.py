@@ -1,0 +1,156 @@
+"""Cavalry attacks by road (1.9, open question 12): who may threaten, feint and ride in by road.
+
+A road attack is made by cavalry not yet in the attack locale: it rides along a road into the
+attack locale and, with reach left, on across the approach into the defence locale. Its orders
+carry `"road"`: the locales entered in order, the attack locale second to last and the defence
+locale last. If the defender stands it must be a feint, ending in the attack locale (on its
+reserve or its approach); if he retreats before combat the cavalry rides in. Either way its face
+is revealed (1.16). Refusals name `nt-road`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.results import Refusal
+from engine.triumph import readings
+from engine.triumph.actions import Order
+from engine.triumph.commands import can_be_commanded
+from engine.triumph.mapdata import BattleMap
+from engine.triumph.movement import (
+    _beside_enemy_corps,
+    road_move_refusal,
+    road_path_reach,
+    road_paths,
+)
+from engine.triumph.pieces import CAVALRY, Position, opponent
+from engine.triumph.state import AttackState, TriumphState
+
+if TYPE_CHECKING:
+    from engine.triumph.game import TriumphGame
+
+RULE = "nt-road"
+
+
+def is_road_attack(orders: tuple[Order, ...] | list[Order]) -> bool:
+    """True when any command of an attack, feint or occupation goes by road."""
+    return any(order.road is not None for order in orders)
+
+
+def road_path_refusal(state: TriumphState, battle_map: BattleMap, side: str, start: Position,
+                      road: tuple[int, ...], attack_locale: int, defence_locale: int,
+                      count: int, corps_of_two: bool, into_defence: bool) -> Refusal | None:
+    """Why `count` cavalry cannot attack by `road` from `start` now, or None.
+
+    `into_defence` after a retreat before combat (they ride into the emptied locale); otherwise
+    they ride up to the attack locale and must have the reach to go on into the defence locale.
+    """
+    if not start.is_reserve:
+        return Refusal(RULE, "an attack by road starts in a reserve")
+    if start.locale == attack_locale:
+        return Refusal(RULE, f"cavalry already in {attack_locale} attacks the ordinary way")
+    if len(road) < 2 or road[-2:] != (attack_locale, defence_locale):
+        return Refusal(RULE, f"the road of an attack by road ends with the attack locale "
+                             f"{attack_locale} and then the defence locale {defence_locale}")
+    if len(set(road)) != len(road) or start.locale in road:
+        return Refusal(RULE, "a road move enters each locale once")
+    if road_path_reach(battle_map, start.locale, road) is None:
+        return Refusal(RULE, f"no connected road from {start.locale} through "
+                             f"{', '.join(map(str, road))} within reach: the cavalry needs "
+                             f"reach left to cross into {defence_locale}")
+    if into_defence:
+        return road_move_refusal(state, battle_map, side, count, corps_of_two, start,
+                                 Position(defence_locale), road, all_cavalry=True)
+    refusal = road_move_refusal(state, battle_map, side, count, corps_of_two, start,
+                                Position(attack_locale), road[:-1], all_cavalry=True)
+    if refusal:
+        return refusal
+    if corps_of_two and _beside_enemy_corps(state, battle_map, attack_locale, opponent(side)):
+        return Refusal(RULE, f"{attack_locale} is beside an enemy corps of two or more units: "
+                             f"a corps riding by road must halt there and cannot attack on")
+    return None
+
+
+def road_orders_refusal(game: TriumphGame, attack: AttackState, orders: tuple[Order, ...]
+                        ) -> Refusal | None:
+    """Why commands going by road cannot carry out the attack's current step, or None.
+
+    The commands themselves (limits, units, corps) are checked by `orders.check_orders`.
+    """
+    state = game.state
+    if not all(order.road is not None for order in orders):
+        return Refusal(RULE, "the commands of an attack by road all go by road")
+    if readings.ROAD_ATTACK_ONE_COMMAND and len(orders) > 1:
+        return Refusal(RULE, "an attack by road is one Unit Move or one Corps Move")
+    roads = {order.road for order in orders}
+    if len(roads) > 1:
+        return Refusal(RULE, "the commands of one attack by road follow one road")
+    units = [u for order in orders for u in order.moving_units]
+    if any(state.units[u].face.type != CAVALRY for u in units):
+        return Refusal(RULE, "only cavalry attacks by road")
+    starts = {state.units[u].at for u in units}
+    if len(starts) > 1:
+        return Refusal(RULE, "the commands of an attack by road start from one reserve")
+    if attack.step == "attack":
+        return Refusal(RULE, "the defender stands: a cavalry attack by road must be a feint")
+    start = next(iter(starts))
+    road = next(iter(roads))
+    assert start is not None and road is not None
+    corps_of_two = any(order.type == "corps_move" and len(order.units) >= 2 for order in orders)
+    return road_path_refusal(state, game.map, attack.attacker, start, road,
+                             attack.attack_locale, attack.defence_locale, len(units),
+                             corps_of_two, into_defence=attack.step == "occupy")
+
+
+def road_riders(game: TriumphGame, side: str, attack_locale: int, defence_locale: int,
+                into_defence: bool = False) -> list[tuple[str, tuple[int, ...]]]:
+    """(unit, road) for each cavalry unit that could attack alone by that road now."""
+    state, battle_map = game.state, game.map
+    found = []
+    for unit in state.units.values():
+        if (unit.side != side or unit.at is None or not unit.at.is_reserve
+                or unit.face.type != CAVALRY or unit.at.locale == attack_locale
+                or not can_be_commanded(state, side, unit)):
+            continue
+        for road in road_paths(battle_map, unit.at.locale):
+            if road[-2:] != (attack_locale, defence_locale):
+                continue
+            if road_path_refusal(state, battle_map, side, unit.at, road, attack_locale,
+                                 defence_locale, 1, False, into_defence) is None:
+                found.append((unit.id, road))
+    return found
+
+
+def road_order_sets(game: TriumphGame, attack: AttackState, into_defence: bool
+                    ) -> list[tuple[Order, ...]]:
+    """Plausible road commands for a feint or occupation: each rider alone, and with its corps."""
+    state = game.state
+    found: dict[tuple[Order, ...], None] = {}
+    riders = road_riders(game, attack.attacker, attack.attack_locale, attack.defence_locale,
+                         into_defence)
+    for unit_id, road in riders:
+        unit = state.units[unit_id]
+        found[(Order("unit_move", unit=unit_id, road=road),)] = None
+        if unit.commander is not None:
+            name = unit.commander
+            found[(Order("corps_move", commander=name, units=(unit_id,), road=road),)] = None
+            horse = tuple(u.id for u in state.corps(name) if u.at == unit.at
+                          and u.face.type == CAVALRY and u.id not in state.turn.moved)
+            if len(horse) > 1:
+                found[(Order("corps_move", commander=name, units=horse, road=road),)] = None
+    return list(found)
+
+
+def reveal_riders(game: TriumphGame, orders: tuple[Order, ...]) -> None:
+    """1.16: cavalry that attacks by road shows its face."""
+    game.reveal([u for order in orders for u in order.moving_units], "cavalry attacking by road")
+
+
+def road_march_marks(game: TriumphGame, orders: tuple[Order, ...], end: int) -> None:
+    """The marks of a road move that ended in locale `end` (1.8: closed and entered reserves)."""
+    turn = game.state.turn
+    road = next(order.road for order in orders if order.road is not None)
+    assert road is not None
+    turn.stopped_in.add(end)
+    if any(order.type == "corps_move" and len(order.units) >= 2 for order in orders):
+        turn.road_closed.update(road[:road.index(end) + 1])

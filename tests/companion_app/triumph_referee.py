@@ -8,7 +8,6 @@ The real referee is firmware_bridge's; this one keeps only what the tablet reads
 from __future__ import annotations
 
 import copy
-import random
 from typing import Any
 
 from companion_app.model.triumph_table import SIDE_OF_SEAT
@@ -144,22 +143,16 @@ class StandInLink(Link):
             self.adapter.reply(self.table.command(self.seat, *translated))
 
 
-def to_allied_threat(table: StandInTable, seed: int = 0) -> None:
-    """Allied corps march until one can threaten a French locale, and does (found for seed 0:
-    eight actions, 94 threatens St. Hilaire at 93); the French then decide."""
-    rng = random.Random(seed)
+def to_allied_threat(table: StandInTable) -> None:
+    """Liechtenstein's corps marches from 123 into 94 (by road), both sides end their turns, and
+    at 8:00 the Allies threaten St. Hilaire's corps in 93 from 94; the French then decide."""
     game = table.game
-    while game.awaiting() != ("french", "response"):
-        actions = game.legal_actions()
-        threats = [a for a in actions if a.type == "threat" and a.side == "allied"]
-        ends = [a for a in actions if a.type == "end_turn"]
-        moves = [a for a in actions if a.type == "corps_move"]
-        if threats:
-            table.play(threats[0])
-        elif game.awaiting()[0] == "french" or not moves or rng.random() >= 0.8:
-            table.play(ends[0])
-        else:
-            table.play(rng.choice(moves))
+    table.play(next(a for a in game.legal_actions() if a.type == "corps_move"
+                    and getattr(a, "commander", "") == "Liechtenstein" and str(a.to) == "R94"))
+    for data in ({"side": "allied", "type": "end_turn"}, {"side": "french", "type": "end_turn"},
+                 {"side": "allied", "type": "threat", "from": 94, "into": 93}):
+        table.play(action_from_dict(data))
+    assert game.awaiting() == ("french", "response")
 
 
 def finish_attack(table: StandInTable) -> None:
@@ -170,7 +163,7 @@ def finish_attack(table: StandInTable) -> None:
         actions = game.legal_actions()
         step = game.awaiting()[1]
         if step == "feint_or_press":
-            choice = next(a for a in actions if a.type == "press")
+            choice = next((a for a in actions if a.type == "press"), actions[0])
         elif step in ("defence_leaders", "attack"):
             choice = next((a for a in actions if len(getattr(a, "units", getattr(a, "leaders", ()))) == 1),
                           actions[0])

@@ -9,14 +9,13 @@ from typing import Any
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
+from companion_app.ui.triumph_map import TriumphMap
 from companion_app.ui.widgets import ACCENT, DANGER, WARN, BigButton, WrapLabel, paint_background
 
 PANEL_BACKGROUND = (0.16, 0.17, 0.2, 1)
-DONE_COLOR = (0.24, 0.3, 0.26, 1)
 
 
 class WrapButton(Button):
@@ -39,48 +38,6 @@ class WrapButton(Button):
         self.height = max(self.least, self.texture_size[1] + dp(16))
 
 
-class MapPlaceholder(Label):
-    """Stands in for the map widget (TriumphMap) where it is not installed: names the positions
-    the player may choose, with the same methods."""
-
-    def __init__(self, **kwargs: Any):
-        super().__init__(font_size=sp(15), halign="center", valign="middle", **kwargs)
-        self.on_position: Callable[[str], None] | None = None
-        self.bind(size=lambda *_: setattr(self, "text_size", self.size))
-        self.highlighted: list[str] = []
-        self.shown: dict[str, Any] | None = None
-
-    def show(self, view: dict[str, Any]) -> None:
-        """Write where the blocks stand (the real map draws them)."""
-        self.shown = view
-        self._write()
-
-    def highlight(self, positions: list[str]) -> None:
-        """Remember the positions to ring."""
-        self.highlighted = list(positions)
-        self._write()
-
-    def _write(self) -> None:
-        blocks: dict[str, int] = {}
-        for unit in (self.shown or {}).get("units", ()):
-            key = f"{unit.get('side', '')[:1].upper()} {unit.get('at')}"
-            blocks[key] = blocks.get(key, 0) + 1
-        lines = ["  ".join(f"{k}: {n}" for k, n in sorted(blocks.items())[i:i + 6])
-                 for i in range(0, len(blocks), 6)]
-        if self.highlighted:
-            lines += ["", "> " + "  ".join(dict.fromkeys(self.highlighted))]
-        self.text = "\n".join(lines)
-
-
-def make_map() -> Any:
-    """The map widget: TriumphMap when installed, else the placeholder."""
-    try:
-        from companion_app.ui.triumph_map import TriumphMap  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return MapPlaceholder()
-    return TriumphMap()
-
-
 class MapPanelScreen(Screen):
     """A screen of the map and a scrolling panel; subclasses fill `self.panel` in `refresh`."""
 
@@ -88,7 +45,7 @@ class MapPanelScreen(Screen):
         super().__init__(name=name, **kwargs)
         self.root_app = root
         self.layout = BoxLayout(padding=dp(6), spacing=dp(8))
-        self.map = make_map()
+        self.map = TriumphMap()
         self.scroll = ScrollView(do_scroll_x=False, bar_width=dp(6), size_hint_x=0.9)
         paint_background(self.scroll, PANEL_BACKGROUND)
         self.panel = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(6),

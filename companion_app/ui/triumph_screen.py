@@ -48,8 +48,7 @@ class TriumphScreen(MapPanelScreen):
 
     def __init__(self, root: Any, **kwargs: Any):
         super().__init__(root, "triumph", **kwargs)
-        if hasattr(self.map, "on_position"):
-            self.map.on_position = self._map_position
+        self.map.on_position = self._map_position
         self.decision_buttons: list[Button] = []
         self.option_buttons: list[tuple[dict[str, Any], Button]] = []  # an answer and its button
         self.step_buttons: list[Button] = []

@@ -43,8 +43,7 @@ class TriumphSetupScreen(MapPanelScreen):
         self.selected: str | None = None
         self.position_input = TextInput(multiline=False, hint_text="R65", font_size=sp(18),
                                         size_hint_x=0.35)
-        if hasattr(self.map, "on_position"):
-            self.map.on_position = self._map_position
+        self.map.on_position = self._map_position
 
     def begin(self, seat: str | None, accepted: dict[str, Any] | None) -> None:
         """Begin from the standard set-up of the seat's side (or the accepted one); keeps a draft

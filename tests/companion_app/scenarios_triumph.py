@@ -121,7 +121,7 @@ def triumph_command(d):
     d.tap(screen.map, x, y)  # a finger on locale 66 of the map chooses its reserve
     yield 0.1
     d.report["composed"] = red.state.triumph.command.action()
-    d.report["highlighted"] = list(getattr(screen.map, "highlighted", []))
+    d.report["highlighted"] = list(screen.map.highlighted)
     d.report["unit_buttons"] = [b.text for b in screen.unit_buttons.values()]
     d.report["destination_buttons"] = [b.text for b in screen.destination_buttons]
     d.report["send_disabled"] = screen.send_button.disabled

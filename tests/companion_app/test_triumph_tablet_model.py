@@ -265,3 +265,30 @@ def test_sentences_name_faces_positions_and_commanders_as_printed():
         "Corps commands: unlimited (4 of 6 commanders used) · Independent commands left: 4 of 4"
     assert menu_text(tr, {"type": "threat", "from": 94, "into": 93, "guard": ["g"]}, {}) == \
         "Threaten 93 from 94 (Guard Attack possible)"
+
+
+def test_through_a_random_game_each_road_ending_blocking_composes_a_legal_action():
+    import random
+
+    rng = random.Random(2)
+    game = new_game()
+    blocking = 0
+    for _ in range(80):
+        side, decision = game.awaiting()
+        if decision == "command":
+            state, _ = tablet(game, "red" if side == "allied" else "blue")
+            for index, entry in enumerate(state.triumph.menu()):
+                state.triumph.pick_entry(index)
+                command = state.triumph.command
+                if entry["type"] in ("detach_move", "unit_move", "attach"):
+                    command.toggle(entry["units"][0])
+                for choice, dest in enumerate(command.destinations):
+                    written = [d for d in entry["to"] if isinstance(d, dict) and d.get("block")]
+                    if isinstance(dest, dict) and ">" in dest["to"] and written:
+                        command.choose_index(choice)
+                        assert legal(game, command.action(), side) is None, command.action()
+                        blocking += 1
+        actions = game.legal_actions()
+        moves = [a for a in actions if a.type in ("corps_move", "unit_move")]
+        game.push(rng.choice(moves) if moves and rng.random() < 0.7 else rng.choice(actions))
+    assert blocking > 20

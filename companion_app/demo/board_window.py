@@ -115,7 +115,7 @@ class BoardWindow(BoxLayout):
         referee = system.referee
         variant = system.variant
         colors: dict[str, str] = {}
-        game = referee.session.game if referee else None
+        game = referee.stratego.game if referee else None
         if game is not None:
             for square, piece in game.pieces():
                 colors[square.name] = piece.color.value
@@ -134,7 +134,7 @@ class BoardWindow(BoxLayout):
         self.board.show(width=variant.width, height=variant.height,
                         blocked=[s.name for s in variant.lakes], pieces=pieces, highlights=marks)
         self.status.text = self._status_text()
-        setups = referee.session.setups if referee else {}
+        setups = referee.stratego.setups if referee else {}
         self.place_button.disabled = (not setups or game is not None and game.ply > 0) and not (
             replay is not None and replay["phase"] == "placing")
 
@@ -156,7 +156,7 @@ class BoardWindow(BoxLayout):
                 if squares:
                     more = f" and {len(squares) - 8} more" if len(squares) > 8 else ""
                     lines.append(f"{words}: {', '.join(squares[:8])}{more}")
-        game = referee.session.game
+        game = referee.stratego.game
         if game is not None and game.result is None and not lines:
             lines.append(f"{game.to_move.value.capitalize()} to move: drag a piece.")
         lines.append(f"Broker: {self.system.url}")

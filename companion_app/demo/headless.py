@@ -76,7 +76,7 @@ class ScriptedGame:
     @property
     def game(self) -> Game:
         """The game being played (the script plays once the setups made one)."""
-        game = self.referee.session.game
+        game = self.referee.stratego.game
         assert game is not None, "no game yet: the setups come first"
         return game
 
@@ -133,7 +133,7 @@ class ScriptedGame:
             draft.randomize(self.rng)
             tablet.client.setup(dict(draft.placed))
         self.wait(lambda: all(t.state.my_setup for t in self.tablets.values())
-                  and len(self.referee.session.setups) == 2, timeout=60, what="the setups")
+                  and len(self.referee.stratego.setups) == 2, timeout=60, what="the setups")
         self.system.place_setups()
         self.wait(lambda: all(t.state.view for t in self.tablets.values()), what="the first views")
         self.wait(self.board_matches, what="the board to match the setups")

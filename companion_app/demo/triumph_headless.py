@@ -13,11 +13,13 @@ import random
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from companion_app.i18n.catalog import Translator
 from companion_app.i18n.triumph_tablet_texts import (
+    capital,
     command_summary,
     hour_text,
     option_text,
@@ -57,14 +59,14 @@ class TriumphTable:
         for client in (*self.seats.values(), self.display):
             assert client.start(), "a client could not reach the broker"
         for seat, client in self.seats.items():
-            assert client.wait(lambda c: c.referee_key is not None, WAIT_S), "no referee info"
+            assert client.wait(_has_referee_key, WAIT_S), "no referee info"
             client.pair(seat)
-            assert client.wait(lambda c: (c.last_pairing or {}).get("status") == "challenge", WAIT_S)
+            assert client.wait(_challenged, WAIT_S), "no pairing challenge"
             deadline = time.monotonic() + WAIT_S
             while seat not in self.codes and time.monotonic() < deadline:
                 time.sleep(0.01)
             client.send_code(self.codes[seat])
-            assert client.wait(lambda c: c.paired, WAIT_S), f"{seat} was not seated"
+            assert client.wait(_paired, WAIT_S), f"{seat} was not seated"
 
     def stop(self) -> None:
         """Disconnect everybody and stop the referee and the broker."""
@@ -76,16 +78,35 @@ class TriumphTable:
     def settle(self) -> None:
         """Wait until both tablets and the display hold the referee's latest ruling."""
         seq = self.referee.session.seq
+
+        def caught_up(client: Any) -> bool:
+            return bool(client.seq == seq and (client.state or {}).get("seq") == seq)
+
         for client in (*self.seats.values(), self.display):
-            assert client.wait(lambda c, s=seq: c.seq == s and (c.state or {}).get("seq") == s, WAIT_S), \
-                "a client fell behind the referee"
+            assert client.wait(caught_up, WAIT_S), "a client fell behind the referee"
+
+    def view(self, seat: str) -> dict[str, Any]:
+        """The seat's view as its tablet holds it."""
+        state = self.seats[seat].state
+        assert state is not None and state.get("view"), f"the {seat} tablet has no view yet"
+        return dict(state["view"])
+
+    def instructions(self, seat: str) -> list[dict[str, Any]]:
+        """The steps the seat's tablet was told after the latest ruling (none if it was not told)."""
+        state = self.seats[seat].state or {}
+        latest = (state.get("instructions") or [None])[-1]
+        return list(latest["steps"]) if latest and latest["seq"] == state.get("seq") else []
 
     def send(self, seat: str, send: Callable[[SeatClient], str]) -> dict:
         """Send a command from a seat's tablet and return the referee's reply."""
         client = self.seats[seat]
         command_id = send(client)
-        assert client.wait(lambda c: command_id in c.replies, WAIT_S), "no reply from the referee"
-        return client.replies[command_id]
+
+        def answered(c: SeatClient) -> bool:
+            return command_id in c.replies
+
+        assert client.wait(answered, WAIT_S), "no reply from the referee"
+        return dict(client.replies[command_id])
 
 
 def play_triumph_headless(seed: int = 1, language: str = "en", say: Callable[[str], None] = print,
@@ -100,35 +121,56 @@ def play_triumph_headless(seed: int = 1, language: str = "en", say: Callable[[st
             table.start()
             say(f"Broker {table.broker.url}, board '{BOARD}': Napoleon's Triumph, 2 December 1805.")
             for seat, side in SIDE_OF_SEAT.items():
-                reply = table.send(seat, lambda c, s=side: c.setup(standard_setup(s)))
+                reply = table.send(seat, partial(_send_setup, setup=standard_setup(side)))
                 assert reply["ok"], reply
-                say(f"{side_text(tr, side).capitalize()}: {tr('set-up accepted')} ✓")
+                say(f"{capital(side_text(tr, side))}: {tr('The referee accepted the set-up.')} ✓")
             actions = 0
             while actions < max_actions:
                 table.settle()
                 if table.referee.session.phase != "playing":
                     break
                 seat, action = _next_action(table, rng)
-                view = table.seats[seat].state["view"]
-                reply = table.send(seat, lambda c, a=action: c.nt(a))
+                view = table.view(seat)
+                reply = table.send(seat, partial(_send_action, action=action))
                 if not reply["ok"]:
                     say(f"REFUSED {action}: {reply['message']}")
                     return 1
                 actions += 1
                 _tell(tr, table, seat, view, action, say)
             table.settle()
-            result = table.seats["red"].state["view"]["result"]
+            result = table.view("red")["result"]
             say(result_line(tr, result, None))
-            say(f"{actions} actions in {time.monotonic() - started:.1f} s.")
+            say(tr("{count} actions in {seconds} s.").format(count=actions,
+                                                             seconds=f"{time.monotonic() - started:.1f}"))
         finally:
             table.stop()
     return 0 if result else 1
 
 
+def _send_setup(client: SeatClient, setup: dict[str, Any]) -> str:
+    return client.setup(setup)
+
+
+def _send_action(client: SeatClient, action: dict[str, Any]) -> str:
+    return client.nt(action)
+
+
+def _has_referee_key(client: SeatClient) -> bool:
+    return client.referee_key is not None
+
+
+def _challenged(client: SeatClient) -> bool:
+    return (client.last_pairing or {}).get("status") == "challenge"
+
+
+def _paired(client: SeatClient) -> bool:
+    return client.paired
+
+
 def _next_action(table: TriumphTable, rng: random.Random) -> tuple[str, dict[str, Any]]:
     """The seat the game waits for and what its scripted player answers."""
-    for seat, client in table.seats.items():
-        action = choose_action(client.state["view"], rng)
+    for seat in table.seats:
+        action = choose_action(table.view(seat), rng)
         if action is not None:
             return seat, action
     raise AssertionError("the game waits for nobody")
@@ -142,8 +184,6 @@ def _tell(tr: Translator, table: TriumphTable, seat: str, view: dict, action: di
     text = command_summary(tr, action, units) if view["awaiting"]["decision"] == "command" \
         else option_text(tr, action, units)
     say(f"{hour_text(tr, view['round'])} {side_text(tr, SIDE_OF_SEAT[seat])}: {text}")
-    for other, client in table.seats.items():
-        latest = (client.state.get("instructions") or [None])[-1]
-        if latest and latest["seq"] == client.state["seq"]:
-            for step in latest["steps"]:
-                say(f"    {side_text(tr, SIDE_OF_SEAT[other])} ▸ {step_text(tr, step)}")
+    for other in table.seats:
+        for step in table.instructions(other):
+            say(f"    {side_text(tr, SIDE_OF_SEAT[other])} ▸ {step_text(tr, step)}")

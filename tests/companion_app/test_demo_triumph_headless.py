@@ -1,0 +1,36 @@
+"""`arbiter demo --game triumph` without a display: a whole scripted battle through the embedded
+broker and the real referee, each tablet's instructions told in the chosen language."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run_demo(tmp_path, *options: str) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(ARBITER_APP_HOME=str(tmp_path), PYTHONPATH=str(REPO))
+    result = subprocess.run([sys.executable, "-m", "firmware_bridge.cli.main", "demo", "--game", "triumph",
+                             *options], cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return result.stdout
+
+
+def test_the_battle_is_played_to_its_result_and_each_tablet_tells_its_own_blocks(tmp_path):
+    out = run_demo(tmp_path)
+    assert "no display found" in out and "Napoleon's Triumph, 2 December 1805" in out
+    assert out.count("The referee accepted the set-up. ✓") == 2
+    # The Allies act first at 7:00 AM; the French reinforcements come on later in the day.
+    assert "7:00 AM" in out and "4:00 PM" in out
+    assert "▸ Move" in out and "▸ Show your" in out and "▸ Bring" in out
+    assert " won. (" in out and " actions in " in out
+
+
+def test_the_demo_speaks_german(tmp_path):
+    out = run_demo(tmp_path, "--lang", "de", "--seed", "3")
+    assert "Der Schiedsrichter hat die Aufstellung angenommen. ✓" in out
+    assert "▸ Bewege " in out and "▸ Zeige deine " in out and " Aktionen in " in out

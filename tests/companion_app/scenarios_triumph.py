@@ -4,18 +4,18 @@ contract adapter (tests/companion_app/triumph_referee.py); the tests are in test
 
 from __future__ import annotations
 
+from companion_app.demo.local_table import LocalLink
 from companion_app.ui.app_root import TabletRoot
 from engine.triumph.standard import standard_setup
 from tests.companion_app.triumph_referee import (
-    StandInLink,
-    StandInTable,
+    RefereeTable,
     finish_attack,
     to_allied_threat,
 )
 
 
-def _tablet(table: StandInTable, seat: str, language: str = "en") -> TabletRoot:
-    root = TabletRoot(lambda address, s: StandInLink(table, s))
+def _tablet(table: RefereeTable, seat: str, language: str = "en") -> TabletRoot:
+    root = TabletRoot(lambda address, s: LocalLink(table, s))
     root.set_language(language)
     root.connect("local", seat)
     return root
@@ -43,7 +43,7 @@ def _texts(screen) -> list[str]:
 
 def triumph_setup(d):
     """The French set-up: the standard army, a unit detached, a refusal, then acceptance."""
-    table = StandInTable()
+    table = RefereeTable()
     blue = _tablet(table, "blue")
     d.show(blue)
     yield 0.3
@@ -92,7 +92,7 @@ def triumph_setup(d):
 
 
 def _both(d, language: str = "en"):
-    table = StandInTable()
+    table = RefereeTable()
     table.start(standard_setup("french"), standard_setup("allied"))
     red, blue = _tablet(table, "red", language), _tablet(table, "blue", language)
     return table, red, blue

@@ -27,7 +27,7 @@ from engine.triumph.game import TriumphGame
 from engine.triumph.standard import standard_setup
 from tests.companion_app.triumph_referee import (
     SECRET,
-    StandInTable,
+    RefereeTable,
     finish_attack,
     seat_state,
     to_allied_threat,
@@ -131,7 +131,7 @@ def test_a_road_that_may_end_blocking_offers_each_approach_by_that_road():
 
 
 def test_the_defender_answers_a_threat_with_the_engines_options_and_the_attacker_waits():
-    table = StandInTable()
+    table = RefereeTable()
     table.start(standard_setup("french"), standard_setup("allied"))
     to_allied_threat(table)
     game = table.game
@@ -158,7 +158,7 @@ def test_the_defender_answers_a_threat_with_the_engines_options_and_the_attacker
 
 
 def test_instructions_after_a_combat_are_the_own_blocks_only_and_keep_their_done_marks():
-    table = StandInTable()
+    table = RefereeTable()
     table.start(standard_setup("french"), standard_setup("allied"))
     to_allied_threat(table)
     table.play(next(a for a in table.game.legal_actions() if a.type == "defend"))

@@ -34,3 +34,16 @@ def test_the_demo_speaks_german(tmp_path):
     out = run_demo(tmp_path, "--lang", "de", "--seed", "3")
     assert "Der Schiedsrichter hat die Aufstellung angenommen. ✓" in out
     assert "▸ Bewege " in out and "▸ Zeige deine " in out and " Aktionen in " in out
+
+
+def test_the_windowed_triumph_demo_opens_its_windows_and_closes_them(xvfb, tmp_path):
+    env = dict(os.environ, DISPLAY=xvfb, ARBITER_APP_HOME=str(tmp_path), PYTHONPATH=str(REPO),
+               KIVY_HOME=str(tmp_path / "kivy"))
+    result = subprocess.run([sys.executable, "-m", "firmware_bridge.cli.main", "demo", "--game", "triumph",
+                             "--display", "--quit-after", "8"],
+                            cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr[-3000:]
+    assert "Napoleon's Triumph at mqtt://127.0.0.1:" in result.stdout
+    url = result.stdout.split("Triumph at ")[1].split(";")[0]
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert url not in ps  # the tablets and the display went with the codes window

@@ -171,3 +171,41 @@ def test_the_journal_rebuilds_a_whole_scripted_battle_exactly(tmp_path):
     for seat in ("red", "blue"):
         assert again.seat_state(seat) == session.seat_state(seat)
     assert again.public_state("b1", set())["view"] == session.public_state("b1", set())["view"]
+
+
+class ManualClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_clock_of_the_side_the_game_waits_for_runs_a_defender_spends_his_own_time(tmp_path):
+    from firmware_bridge.referee.clocks import TimeControl
+
+    clock = ManualClock()
+    session = TriumphSession(Journal(tmp_path / "j.db"), TimeControl.parse(None, "30m"), now=clock)
+    session.pair("red", "r" * 44, "tab-r")
+    session.pair("blue", "b" * 44, "tab-b")
+    tablets = Tablets(session)
+    tablets.send("red", Command.SETUP, setup=standard_setup("allied"))
+    tablets.send("blue", Command.SETUP, setup=standard_setup("french"))
+    assert session.clock.running == "red"  # 7:00 AM: the Allies act first
+    clock.now += 60
+    tablets.act("red", type="end_turn")
+    assert session.clock.running == "blue"
+    rng = random.Random(2)
+    while session.game.awaiting()[1] != "response":  # until the French threaten
+        seat = "red" if session.game.awaiting()[0] == "allied" else "blue"
+        view = session.seat_state(seat)["view"]
+        menu = view["options"]
+        threats = [o for o in menu if o["type"] == "threat"] if view["awaiting"]["decision"] == "command" else []
+        action = {"type": "threat", "from": threats[0]["from"], "into": threats[0]["into"]} if threats \
+            else choose_action(view, rng)
+        tablets.act(seat, **action)
+    defender = "red" if session.game.awaiting()[0] == "allied" else "blue"
+    assert session.clock.running == defender
+    left = session.clock.to_dict(clock.now)
+    clock.now += 30
+    assert session.clock.to_dict(clock.now)[defender] == left[defender] - 30

@@ -149,6 +149,13 @@ class TriumphGame:
         del self.events[count:]
         return self.actions.pop()
 
+    def before_last(self) -> tuple[TriumphState, list[Event]] | None:
+        """The state before the last action and the events that action made (None at the start)."""
+        if not self._stack:
+            return None
+        state, count = self._stack[-1]
+        return state, self.events[count:]
+
     def undo(self) -> Action:
         """Same as `pop`."""
         return self.pop()

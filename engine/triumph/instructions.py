@@ -59,13 +59,10 @@ class Table:
 
 def state_before(game: TriumphGame, events: list[dict[str, Any]]) -> TriumphState | None:
     """The state before the ruling that made `events`, while it is the game's last ruling."""
-    stack = getattr(game, "_stack", None)  # TriumphGame keeps it for undo
-    if not stack:
+    last = game.before_last()
+    if last is None or last[1] != events:
         return None
-    state, count = stack[-1]
-    if not isinstance(state, TriumphState) or game.events[count:] != events:
-        return None
-    return state
+    return last[0]
 
 
 def instructions_for(game: TriumphGame, events: list[dict[str, Any]], side: str,
@@ -74,19 +71,17 @@ def instructions_for(game: TriumphGame, events: list[dict[str, Any]], side: str,
     (`game` as it stands after it; `before`, the state before it, found if not given)."""
     before = before or state_before(game, events)
     table = Table.of(before or game.state, side)
-    attack = (before.attack if before else None) or game.state.attack
     steps: list[Step] = []
     for event in events:
         kind = event["type"]
         if kind == "reveal":
             steps += _show(table, [i["unit"] for i in event["units"] if i["side"] == side])
         elif event.get("side") == side:
-            steps += _own_event(game, table, event, attack)
+            steps += _own_event(game, table, event)
     return steps
 
 
-def _own_event(game: TriumphGame, table: Table, event: dict[str, Any],
-               attack: Any) -> list[Step]:
+def _own_event(game: TriumphGame, table: Table, event: dict[str, Any]) -> list[Step]:
     kind = event["type"]
     if kind in ("corps_move", "detach_move", "unit_move"):
         return _command(table, event)
@@ -125,10 +120,11 @@ def _own_event(game: TriumphGame, table: Table, event: dict[str, Any],
     if kind == "advance":
         to = Position.parse(event["to"])
         return _carry(game, table, {u: to for u in event["units"]})
-    if kind == "feint" and event["end"] == "approach" and attack is not None:
-        reserve = Position(attack.attack_locale)
-        to = Position(attack.attack_locale, attack.defence_locale)
-        return _carry(game, table, {u: to for u in event["units"] if table.at[u] == reserve})
+    if kind == "feint":
+        # Feinting blocks end where the feint leaves them: on the approach, or, riding by road,
+        # in the attack locale's reserve or on its approach.
+        units = game.state.units
+        return _carry(game, table, {u: at for u in event["units"] if (at := units[u].at) is not None})
     return []
 
 

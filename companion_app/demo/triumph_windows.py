@@ -8,11 +8,10 @@ process, as on a real table) types its code, and the players play on the tablets
 from __future__ import annotations
 
 import argparse
-import subprocess
 import tempfile
 from pathlib import Path
 
-from companion_app.demo.windows import spawn
+from companion_app.demo.windows import spawn, stop_windows
 from companion_app.ui import kivy_env
 
 CODES_SIZE = (420, 300)
@@ -59,13 +58,7 @@ def run_triumph_windows(args: argparse.Namespace) -> int:
     try:
         CodesApp().run()
     finally:
-        for child in children:
-            child.terminate()
-        for child in children:
-            try:
-                child.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                child.kill()
+        stop_windows(children)
         table.referee.stop()
         table.broker.stop()
     return 0

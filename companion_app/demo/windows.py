@@ -27,6 +27,17 @@ def spawn(url: str, seat: str, position: tuple[int, int], size: tuple[int, int],
     return subprocess.Popen(command)
 
 
+def stop_windows(children: list[subprocess.Popen]) -> None:
+    """Close the tablet and display windows (child processes), killing any that hang."""
+    for child in children:
+        child.terminate()
+    for child in children:
+        try:
+            child.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            child.kill()
+
+
 def run_windows(args: argparse.Namespace) -> int:
     """Start everything, show the board window until it is closed, then stop the rest."""
     from companion_app.demo.system import DemoSystem
@@ -78,12 +89,6 @@ def run_windows(args: argparse.Namespace) -> int:
     try:
         BoardApp().run()
     finally:
-        for child in children:
-            child.terminate()
-        for child in children:
-            try:
-                child.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                child.kill()
+        stop_windows(children)
         system.stop()
     return 0

@@ -86,20 +86,20 @@ def view(game: TriumphGame, viewer: str | None) -> TriumphView:
     if awaiting and viewer == awaiting[0]:
         enemy = {u.id: name(u.id) for u in state.units.values() if u.side != viewer}
         if awaiting[1] == "command":  # the compact menu: the full list would not fit a view
-            data["options"] = _renamed(command_menu(game), enemy)
+            data["options"] = renamed(command_menu(game), enemy)
         else:
-            data["options"] = [_renamed(a.to_dict(), enemy) for a in game.legal_actions()]
+            data["options"] = [renamed(a.to_dict(), enemy) for a in game.legal_actions()]
     return TriumphView(viewer, data)
 
 
-def _renamed(value: Any, names: dict[str, str]) -> Any:
-    """Options with every enemy unit id replaced by its handle (keys and values alike)."""
+def renamed(value: Any, names: dict[str, str]) -> Any:
+    """`value` (JSON data) with every string in `names` replaced, in keys and values alike."""
     if isinstance(value, str):
         return names.get(value, value)
     if isinstance(value, list):
-        return [_renamed(v, names) for v in value]
+        return [renamed(v, names) for v in value]
     if isinstance(value, dict):
-        return {names.get(k, k): _renamed(v, names) for k, v in value.items()}
+        return {names.get(k, k): renamed(v, names) for k, v in value.items()}
     return value
 
 

@@ -69,6 +69,12 @@ def announce(game_id: str, seq: int, kind: EventType, payload: dict, events: lis
         public = redact_events(game, events, None)
         private = {s: redact_events(game, events, Color(s)) for s in contract.SEATS}
         return Ruling(game_id, seq, kind, public, private)
+    return session_announcement(game_id, seq, kind, payload, variant)
+
+
+def session_announcement(game_id: str, seq: int, kind: EventType, payload: dict, variant: str) -> Ruling:
+    """A ruling of the session's own (a setup in, the start, an offer or its refusal): one plain
+    event that every audience hears alike."""
     event: dict[str, Any]
     if kind is EventType.GAME_START:
         event = {"type": kind.value, "variant": variant}

@@ -65,7 +65,7 @@ from firmware_bridge.referee.game_options import game_variant, volcano_markers
 from firmware_bridge.referee.journal import Journal
 from firmware_bridge.referee.replay_mode import game_from_play_on
 from firmware_bridge.referee.rulings import Item, Ruling, announce, clock_handover
-from firmware_bridge.referee.session_core import NEW_GAME, CommandError, SessionCore
+from firmware_bridge.referee.session_core import NEW_GAME, OFFER_RULINGS, CommandError, SessionCore
 
 
 @dataclass
@@ -150,14 +150,8 @@ class Session(SessionCore):
         elif kind is EventType.GAME_START:
             self.game = Game.from_setup(self.variant, self.setups["red"], self.setups["blue"],
                                         volcanoes=self.volcanoes)
-        elif kind is EventType.DRAW_OFFER:
-            self.draw_offer = payload["seat"]
-        elif kind is EventType.DRAW_DECLINED:
-            self.draw_offer = None
-        elif kind is EventType.TAKEBACK_OFFER:
-            self.takeback_offer = payload["seat"]
-        elif kind is EventType.TAKEBACK_DECLINED:
-            self.takeback_offer = None
+        elif kind in OFFER_RULINGS:
+            self._apply_offer(kind, payload)
         elif kind is EventType.TAKEBACK:
             assert self.game is not None
             move = self.game.pop()

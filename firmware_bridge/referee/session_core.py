@@ -35,6 +35,8 @@ from firmware_bridge.referee.rulings import Item, Ruling
 from firmware_bridge.referee.seats import Seat, seats_summary
 
 NEW_GAME = "new_game"  # what `_plan` returns for a new game (it is no ruling)
+OFFER_RULINGS = frozenset({EventType.DRAW_OFFER, EventType.DRAW_DECLINED, EventType.TAKEBACK_OFFER,
+                           EventType.TAKEBACK_DECLINED})
 TAKEBACK_COMMANDS = frozenset({Command.OFFER_TAKEBACK, Command.ACCEPT_TAKEBACK, Command.DECLINE_TAKEBACK})
 
 
@@ -271,6 +273,17 @@ class SessionCore:
             return self._answer(record, seat, counter, refused), []
         assert reply is not None
         return reply, rulings
+
+    def _apply_offer(self, kind: EventType, payload: dict) -> None:
+        """A draw offer or takeback request made or declined (both games alike)."""
+        if kind is EventType.DRAW_OFFER:
+            self.draw_offer = payload["seat"]
+        elif kind is EventType.DRAW_DECLINED:
+            self.draw_offer = None
+        elif kind is EventType.TAKEBACK_OFFER:
+            self.takeback_offer = payload["seat"]
+        elif kind is EventType.TAKEBACK_DECLINED:
+            self.takeback_offer = None
 
     def _plan_offer(self, seat: str, kind: str, other: str) -> tuple[list[Item], str]:
         """A draw offer or takeback request, or the answer to the opponent's: both asking agree."""

@@ -41,7 +41,7 @@ from engine.triumph.mapdata import load_austerlitz
 from engine.triumph.pieces import opponent
 from engine.triumph.redaction import redact_events
 from engine.triumph.setup import check_setup
-from engine.triumph.views import handle
+from engine.triumph.views import handle, renamed
 from firmware_bridge.protocol import contract, crypto
 from firmware_bridge.protocol.triumph_contract import (
     SEAT_OF_SIDE,
@@ -60,8 +60,8 @@ from firmware_bridge.protocol.vocabulary import (
 )
 from firmware_bridge.referee.clocks import GameClock, TimeControl
 from firmware_bridge.referee.journal import Journal
-from firmware_bridge.referee.rulings import SEAT_ANNOUNCEMENTS, Item, Ruling
-from firmware_bridge.referee.session_core import NEW_GAME, CommandError, SessionCore
+from firmware_bridge.referee.rulings import Item, Ruling, session_announcement
+from firmware_bridge.referee.session_core import NEW_GAME, OFFER_RULINGS, CommandError, SessionCore
 
 SCENARIO = "2dec"
 # What may be taken back by agreement: commands that showed the opponent nothing (3.4).
@@ -184,14 +184,8 @@ class TriumphSession(SessionCore):
             self._instruct_takeback(self.action_seqs.pop())
             events = [{"type": "takeback", "side": taken.side, "action": taken.type}]
             self.draw_offer = self.takeback_offer = None
-        elif kind is EventType.DRAW_OFFER:
-            self.draw_offer = payload["seat"]
-        elif kind is EventType.DRAW_DECLINED:
-            self.draw_offer = None
-        elif kind is EventType.TAKEBACK_OFFER:
-            self.takeback_offer = payload["seat"]
-        elif kind is EventType.TAKEBACK_DECLINED:
-            self.takeback_offer = None
+        elif kind in OFFER_RULINGS:
+            self._apply_offer(kind, payload)
         elif kind is EventType.GAME_END:
             self.ended = _declared_end(payload["reason"], payload.get("seat"))
             events = [{"type": "game-end", "winner": self.ended["winner"], "reason": self.ended["reason"]}]
@@ -263,13 +257,7 @@ class TriumphSession(SessionCore):
         if kind in (EventType.NT, EventType.TAKEBACK, EventType.GAME_END) and game is not None:
             return Ruling(self.game_id, seq, kind, redact_events(game, events, None),
                           {seat: redact_events(game, events, side) for seat, side in SIDE_OF_SEAT.items()})
-        event: dict[str, Any]
-        if kind is EventType.GAME_START:
-            event = {"type": kind.value, "variant": VARIANT}
-        else:
-            assert kind in SEAT_ANNOUNCEMENTS
-            event = {"type": kind.value, "color": payload.get("seat")}
-        return Ruling(self.game_id, seq, kind, [event], {s: [event] for s in contract.SEATS})
+        return session_announcement(self.game_id, seq, kind, payload, VARIANT)
 
     # -- seat commands ----------------------------------------------------------------------
     def _plan(self, seat: str, command: CommandPayload | dict) -> tuple[Any, str]:
@@ -337,7 +325,7 @@ class TriumphSession(SessionCore):
         side = action["side"]
         ids = {handle(self.handle_secret, state.turns_played, unit.id): unit.id
                for unit in state.units.values() if unit.side != side}
-        return cast(dict[str, Any], _renamed(action, ids))
+        return cast(dict[str, Any], renamed(action, ids))
 
     def _takeback_item(self, seat: str) -> Item:
         """The takeback of the last action, if it showed the opponent nothing."""
@@ -417,13 +405,4 @@ def _declared_end(reason: str, seat: str | None) -> dict[str, Any]:
         return {"winner": None, "reason": "game-time", "why": "the agreed game time ran out"}
     return {"winner": None, "reason": "agreed", "why": "the players agreed to end the game"}
 
-
-def _renamed(value: Any, names: dict[str, str]) -> Any:
-    if isinstance(value, str):
-        return names.get(value, value)
-    if isinstance(value, list):
-        return [_renamed(v, names) for v in value]
-    if isinstance(value, dict):
-        return {names.get(k, k): _renamed(v, names) for k, v in value.items()}
-    return value
 

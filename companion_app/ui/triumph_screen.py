@@ -13,6 +13,7 @@ from kivy.uix.gridlayout import GridLayout
 
 from companion_app.i18n.triumph_tablet_texts import (
     ARMY_NAMES,
+    capital,
     command_summary,
     commands_text,
     decision_text,
@@ -26,11 +27,12 @@ from companion_app.i18n.triumph_tablet_texts import (
     refusal_title,
     result_line,
     short_position,
+    side_text,
     step_text,
     unit_text,
 )
 from companion_app.model.table import TableState
-from companion_app.model.triumph_table import TriumphTable
+from companion_app.model.triumph_table import SIDE_OF_SEAT, TriumphTable
 from companion_app.ui.triumph_panel import MapPanelScreen
 from companion_app.ui.widgets import BigButton
 
@@ -55,7 +57,9 @@ class TriumphScreen(MapPanelScreen):
         self.unit_buttons: dict[str, Button] = {}
         self.destination_buttons: list[Button] = []
         self.send_button: BigButton | None = None
+        self.control_buttons: list[BigButton] = []
         self.headline = ""
+        self._resign_armed = False
 
     @property
     def table(self) -> TriumphTable:
@@ -145,10 +149,39 @@ class TriumphScreen(MapPanelScreen):
                 rule=refusal_title(tr, table.refusal["rule"]), text=table.refusal["message"])
                 + "[/color]", 16)
         body = self._headline(tr, table, view)
+        self._offer(tr, state)
         self._instructions(tr, table)  # the blocks on the map first: the game goes on from there
         if body:
             self._decision(tr, table)
         self._army(tr, table)
+        if not view.get("result"):
+            self._controls(tr)
+
+    # -- takebacks and resigning (the referee refuses a takeback once anything was shown) -------
+    def _offer(self, tr: Any, state: TableState) -> None:
+        """The other side's takeback request with its answer, or ours waiting for one."""
+        asker = state.takeback_from
+        if not asker or (self.table.view or {}).get("result"):
+            return
+        if asker == state.seat:
+            self.line(tr("You asked to take back your last command. Waiting for the answer."), 16)
+            return
+        self.line("[color=ffd54f]" + tr("{side} ask to take back their last command.").format(
+            side=capital(side_text(tr, SIDE_OF_SEAT.get(asker)))) + "[/color]", 16)
+        self.row((tr("Accept"), partial(self.root_app.command, "takeback_answer", {"accept": True}), "primary"),
+                 (tr("Decline"), partial(self.root_app.command, "takeback_answer", {"accept": False}), "normal"))
+
+    def _controls(self, tr: Any) -> None:
+        self.control_buttons = self.row(
+            (tr("Ask takeback"), partial(self.root_app.command, "takeback_request"), "normal"),
+            (tr("Really resign?") if self._resign_armed else tr("Resign"), self.resign, "danger"))
+
+    def resign(self) -> None:
+        """Two taps, so a stray finger never ends a battle."""
+        if self._resign_armed:
+            self.root_app.command("resign")
+        self._resign_armed = not self._resign_armed
+        self.refresh(self.root_app.state)
 
     def _headline(self, tr: Any, table: TriumphTable, view: dict[str, Any]) -> bool:
         """Who decides what; True when this tablet has choices to show."""

@@ -213,3 +213,34 @@ def triumph_attack(d):
     d.report["blue_steps_bg"] = [b.text for b in blue_screen.step_buttons]
     yield from drawn()
     d.shot("triumph-instructions-bg")
+
+
+def triumph_takeback(d):
+    """The Allies take a plain move back: asked on the red tablet, accepted on the blue one; the
+    red tablet is told to put the blocks back. Then the French resign with two taps."""
+    table, red, blue = _both(d)
+    d.show(red, blue)
+    yield 0.3
+    menu = red.state.triumph.menu()
+    entry = next(e for e in menu if e["type"] == "corps_move" and e["commander"] == "Bagration")
+    red_screen, blue_screen = red.screen_by_name["triumph"], blue.screen_by_name["triumph"]
+    red_screen.send({"type": "corps_move", "commander": "Bagration", "units": entry["units"], "to": "R66"})
+    yield 0.2
+    red_screen.control_buttons[0].dispatch("on_release")  # Ask takeback
+    yield 0.3
+    d.report["red_waiting"] = [t for t in _texts(red_screen) if "Waiting for the answer" in t]
+    d.report["blue_asked"] = [t for t in _texts(blue_screen) if "take back" in t]
+    yield from drawn()
+    d.shot("triumph-takeback")
+    accept = next(w for w in blue_screen.panel.walk() if getattr(w, "text", "") == "Accept")
+    accept.dispatch("on_release")
+    yield 0.3
+    d.report["actions_after"] = len(table.game.actions)
+    d.report["red_steps"] = [b.text for b in red_screen.step_buttons]
+    blue_screen.control_buttons[1].dispatch("on_release")
+    yield 0.1
+    d.report["armed"] = blue_screen.control_buttons[1].text
+    blue_screen.control_buttons[1].dispatch("on_release")
+    yield 0.3
+    d.report["result"] = table.session.result
+    d.report["red_result"] = [t for t in _texts(red_screen) if "won" in t]

@@ -92,3 +92,16 @@ def test_an_attack_asks_the_defender_and_the_attacker_waits_then_instructions(ru
     # the step tapped is marked done, or its block, all done, makes room for the others
     assert after[0] == "Done: " + before[0] or after == before[1:]
     assert all(any("\u0400" <= c <= "\u04ff" for c in t) for t in report["blue_steps_bg"])
+
+
+def test_a_plain_move_is_taken_back_on_both_tablets_and_a_resignation_needs_two_taps(run_scenario):
+    report, folder = run_scenario("triumph_takeback")
+    _keep(folder)
+    assert report["red_waiting"]
+    assert report["blue_asked"] == ["[color=ffd54f]The Allies ask to take back their last command.[/color]"]
+    assert report["actions_after"] == 0  # the referee took the Corps Move back
+    assert any(text.startswith("Move Bagration's flag") and "from 66 to the reserve of 67" in text
+               for text in report["red_steps"]), report["red_steps"]
+    assert report["armed"] == "Really resign?"
+    assert report["result"]["winner"] == "allied" and report["result"]["reason"] == "resignation"
+    assert report["red_result"] and report["red_result"][0].startswith("You won!")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import secrets
 import time
 import uuid
@@ -63,6 +64,7 @@ from firmware_bridge.referee.journal import Journal
 from firmware_bridge.referee.rulings import Item, Ruling, session_announcement
 from firmware_bridge.referee.session_core import NEW_GAME, OFFER_RULINGS, CommandError, SessionCore
 
+log = logging.getLogger(__name__)
 SCENARIO = "2dec"
 # What may be taken back by agreement: commands that showed the opponent nothing (3.4).
 TAKEBACK_TYPES = frozenset({"corps_move", "detach_move", "unit_move", "attach", "end_turn"})
@@ -368,15 +370,26 @@ class TriumphSession(SessionCore):
             "setup": self.setups.get(seat) if self.game is None else None,
             "instructions": list(self.instructions.get(seat, [])),
             "last_counter": record.last_counter if record else 0}
-        # Measured largest (tests/.../test_triumph_envelope.py) is well inside the envelope; should
-        # a position ever come close, older instructions go first (the tablet keeps its own list).
-        while len(state["instructions"]) > 1 and _packed(state) > crypto.PADDED_SIZE - ENVELOPE_MARGIN:
-            state["instructions"] = state["instructions"][1:]
-        return cast(SeatState, contract.validate("seat_state", state))
+        return cast(SeatState, contract.validate("seat_state", fitted(state)))
 
     def expected_occupancy(self) -> frozenset[str]:
         """No squares: this game is not read from sensors."""
         return frozenset()
+
+
+def fitted(state: dict[str, Any], limit: int = crypto.PADDED_SIZE - ENVELOPE_MARGIN) -> dict[str, Any]:
+    """A seat state that fits the sealed envelope. The largest measured (3.7 of 4 KiB, a command
+    menu late in a battle) fits as it is; should one ever not, the older instructions go first
+    (the tablet keeps its own list), then the menu's road moves (plain moves stay offered)."""
+    while len(state["instructions"]) > 1 and _packed(state) > limit:
+        state["instructions"] = state["instructions"][1:]
+    view = state.get("view") or {}
+    if _packed(state) > limit and (view.get("awaiting") or {}).get("decision") == "command":
+        log.warning("the %s command menu is too large for the envelope: road moves left out", state["seat"])
+        menu = [{**entry, "to": [d for d in entry["to"] if isinstance(d, str)]} if "to" in entry else entry
+                for entry in view.get("options") or []]
+        state["view"] = {**view, "options": [e for e in menu if e.get("to", True)]}
+    return state
 
 
 def _packed(body: dict[str, Any]) -> int:

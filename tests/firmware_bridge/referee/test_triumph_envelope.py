@@ -80,3 +80,22 @@ def test_every_seat_state_of_attacks_in_a_full_position_fits_the_envelope(tmp_pa
     assert all(session.instructions.values())  # both seats were told what to do with their blocks
     print(f"largest NT seat_state: {largest} of {crypto.PADDED_SIZE} bytes; steps {sorted(steps_seen)}")
     assert largest <= crypto.PADDED_SIZE
+
+
+def test_a_seat_state_too_large_sheds_old_instructions_then_road_moves_never_plain_ones(tmp_path):
+    from firmware_bridge.referee.triumph_session import _packed, fitted
+
+    session = crowded_session(tmp_path)
+    state = session.seat_state("red")
+    menu = state["view"]["options"]
+    assert any(isinstance(d, dict) for e in menu for d in e.get("to", ()))
+    state["instructions"] = [{"seq": n, "steps": [{"step": "show", "at": "R1", "faces": []}] * 20}
+                             for n in range(1, 7)]
+    limit = _packed({**state, "instructions": state["instructions"][-1:]}) - 10
+    shrunk = fitted(dict(state), limit)
+    assert shrunk["instructions"] == state["instructions"][-1:]  # the newest stays
+    options = shrunk["view"]["options"]
+    assert not any(isinstance(d, dict) for e in options for d in e.get("to", ()))
+    assert {(e["type"], e.get("commander")) for e in options} <= {(e["type"], e.get("commander")) for e in menu}
+    assert any(e["type"] == "end_turn" for e in options) and any(e["type"] == "threat" for e in options) \
+        or all(e["type"] != "threat" for e in menu)

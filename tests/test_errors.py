@@ -117,7 +117,7 @@ def test_the_walk_sees_our_errors():
                 "engine.variants.VariantError", "hardware.profiles.ProfileError",
                 "hardware.firmware.protocol.ProtocolError", "firmware_bridge.protocol.contract.ContractError",
                 "firmware_bridge.protocol.crypto.CryptoError", "firmware_bridge.referee.config.ConfigError",
-                "firmware_bridge.referee.session.CommandError"}
+                "firmware_bridge.referee.session_core.CommandError"}
     assert expected <= set(IMPORTED)
     assert "companion_app.ui.app_root" in TREES and "companion_app.ui.app_root" not in IMPORTABLE
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion_app.i18n.catalog import N_, Translator
+from companion_app.i18n.triumph_texts import reason_text
 
 SIDE_NAMES = {"french": N_("the French"), "allied": N_("the Allies")}
 ARMY_NAMES = {"french": N_("French"), "allied": N_("Allies")}
@@ -352,4 +353,4 @@ def result_line(tr: Translator, result: dict[str, Any] | None, side: str | None)
     winner = result.get("winner")
     head = tr("You won!") if winner == side else tr("{side} won.").format(
         side=capital(side_text(tr, winner)))
-    return f"{head} ({result.get('why') or result.get('reason') or ''})"
+    return f"{head} ({reason_text(tr, result)})"

@@ -139,12 +139,27 @@ def result_lines(tr: Translator, result: dict[str, Any] | None) -> list[str]:
     winner = result.get("winner")
     head = (tr("{side} win").format(side=army_name(tr, winner)) if winner
             else tr("The game is drawn"))
-    reason = result.get("reason")
+    return [head, reason_text(tr, result)]
+
+
+def reason_text(tr: Translator, result: dict[str, Any]) -> str:
+    """Why the game ended, in the tablet's language (the engine's own `why` is English)."""
+    reason, winner = result.get("reason"), result.get("winner")
+    loser = "allied" if winner == "french" else "french"
     if reason == "demoralised":
-        loser = "allied" if winner == "french" else "french"
-        why = tr("The army of {side} is demoralised.").format(side=side_name(tr, loser))
-    elif reason == "objectives":
-        why = tr("Decided on the objectives at the end of the day.")
-    else:
-        why = str(reason or "")
-    return [head, why]
+        return tr("The army of {side} is demoralised.").format(side=side_name(tr, loser))
+    if reason == "objectives":
+        return tr("Decided on the objectives at the end of the day.")
+    if reason == "resignation":
+        return _first_capital(tr("{side} resigned.").format(side=side_name(tr, loser)))
+    if reason == "time":
+        return _first_capital(tr("{side} ran out of time.").format(side=side_name(tr, loser)))
+    if reason == "game-time":
+        return tr("The agreed game time ran out.")
+    if reason == "agreed":
+        return tr("The players agreed to end the game.")
+    return str(result.get("why") or reason or "")
+
+
+def _first_capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -64,7 +64,7 @@ def test_the_allied_menu_composes_a_corps_move_with_a_unit_left_behind(run_scena
     assert report["refusal_texts"][0].startswith("[color=ff8a80]Refused (Movement): ")
     # At the end the game screen says who won and why, and offers nothing more.
     assert report["over"] == ["over", "triumph",
-                              ["You won! (the french army is demoralised (morale 0))"], 0]
+                              ["You won! (The army of the French is demoralised.)"], 0]
 
 
 def test_an_attack_asks_the_defender_and_the_attacker_waits_then_instructions(run_scenario):

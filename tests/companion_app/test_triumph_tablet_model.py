@@ -292,3 +292,14 @@ def test_through_a_random_game_each_road_ending_blocking_composes_a_legal_action
         moves = [a for a in actions if a.type in ("corps_move", "unit_move")]
         game.push(rng.choice(moves) if moves and rng.random() < 0.7 else rng.choice(actions))
     assert blocking > 20
+
+
+def test_the_end_of_a_battle_is_told_in_the_tablets_language_not_the_engines_english():
+    from companion_app.i18n.triumph_tablet_texts import result_line
+
+    resigned = {"winner": "allied", "reason": "resignation", "why": "the french player resigned"}
+    assert result_line(Translator("en"), resigned, "allied") == "You won! (The French resigned.)"
+    assert result_line(Translator("de"), resigned, "french") == \
+        "Die Alliierten haben gewonnen. (Die Franzosen haben aufgegeben.)"
+    judged = {"winner": "allied", "reason": "objectives", "why": "the reinforced French hold no black objective"}
+    assert "the reinforced French" not in result_line(Translator("bg"), judged, "french")

@@ -13,9 +13,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-TRIUMPH = "napoleons-triumph"
-SIDE_OF_SEAT = {"red": "allied", "blue": "french"}
-SEAT_OF_SIDE = {side: seat for seat, side in SIDE_OF_SEAT.items()}
+from firmware_bridge.protocol.triumph_contract import SIDE_OF_SEAT
+from firmware_bridge.protocol.triumph_contract import VARIANT as TRIUMPH
+
 MOVES = ("corps_move", "detach_move", "unit_move")
 
 

@@ -29,9 +29,9 @@ from companion_app.model.table import TableState
 from companion_app.ui.pieces import text_texture
 from companion_app.ui.triumph_map import SIDE_COLORS, TriumphMap
 from companion_app.ui.widgets import FitLabel, WrapLabel, paint_background
+from firmware_bridge.protocol.triumph_contract import SIDE_OF_SEAT
 
 TRIUMPH = "napoleons-triumph"
-SEAT_SIDES = {"red": "allied", "blue": "french"}  # the contract's seats (issue 12)
 FIRST_HOUR, LAST_HOUR = 7, 16
 PANEL = (0.16, 0.17, 0.2, 1)
 ATTACK_WORD, ROAD_WORD = N_("attack"), N_("main road")
@@ -131,7 +131,7 @@ class TriumphDisplay(BoxLayout):
     def update_clocks(self, state: TableState) -> None:
         """The two armies' clocks (seat red plays the Allies, blue the French)."""
         tr = self.root_app.tr
-        parts = [f"{army_name(tr, SEAT_SIDES[seat])} {clock_text(state.clock(seat))}"
+        parts = [f"{army_name(tr, SIDE_OF_SEAT[seat])} {clock_text(state.clock(seat))}"
                  for seat in ("red", "blue") if state.clocks.get(seat) is not None]
         self.clocks.text = "   ".join(parts)
 

@@ -10,11 +10,12 @@ from engine.triumph.actions import action_from_dict
 from engine.triumph.game import TriumphGame
 from engine.triumph.standard import standard_setup
 from engine.triumph.views import handle, visible_faces
+from firmware_bridge.protocol.triumph_contract import SIDE_OF_SEAT
 from firmware_bridge.protocol.vocabulary import EventType, JournalEntry, ruling_kind
 from firmware_bridge.referee.journal import Journal
 from firmware_bridge.referee.triumph_session import namespaced
 
-SIDES = {"red": "allied", "blue": "french"}
+SIDES = SIDE_OF_SEAT  # seat -> the army it plays
 
 
 def telling_setup(side: str) -> dict[str, Any]:

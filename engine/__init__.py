@@ -1,9 +1,10 @@
 """Arbiter's rules engine: pure Python, no I/O. Hidden ranks leave it only through views."""
 
-from engine.combat import Outcome, resolve_battle
-from engine.errors import ArbiterError
-from engine.espionage import espionage_variant  # registers "espionage"
-from engine.events import (
+from engine.core.errors import ArbiterError
+from engine.core.refusals import IllegalMove, Refusal
+from engine.stratego.combat import Outcome, resolve_battle
+from engine.stratego.espionage import espionage_variant
+from engine.stratego.events import (
     BattleEvent,
     CaptureEvent,
     Event,
@@ -15,12 +16,18 @@ from engine.events import (
     TurnEvent,
     event_from_dict,
 )
-from engine.game import Game, place_volcanoes
-from engine.pieces import Color, Piece, PieceKind
-from engine.results import RULES, IllegalMove, Refusal, Result
-from engine.setups import named_setup, named_setups, random_setup, setup_from_rows, validate_setup
-from engine.squares import Move, Square
-from engine.variants import (
+from engine.stratego.game import Game, place_volcanoes
+from engine.stratego.pieces import Color, Piece, PieceKind
+from engine.stratego.results import RULES, Result
+from engine.stratego.setups import (
+    named_setup,
+    named_setups,
+    random_setup,
+    setup_from_rows,
+    validate_setup,
+)
+from engine.stratego.squares import Move, Square
+from engine.stratego.variants import (
     CombatRules,
     Variant,
     get_variant,
@@ -28,7 +35,7 @@ from engine.variants import (
     variant_from_toml,
     variant_names,
 )
-from engine.views import PlayerView, ViewPiece, player_view, redact_event, redact_events
+from engine.stratego.views import PlayerView, ViewPiece, player_view, redact_event, redact_events
 
 __all__ = [
     "RULES", "ArbiterError", "BattleEvent", "CaptureEvent", "Color", "CombatRules", "Event", "Game",

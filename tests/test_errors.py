@@ -1,4 +1,4 @@
-"""Every error class of ours derives from `engine.errors.ArbiterError` and carries a code.
+"""Every error class of ours derives from `engine.core.errors.ArbiterError` and carries a code.
 
 The test reads every module of the four packages. Modules that can be imported in a plain test
 process are imported and every exception class defined in them is checked as Python sees it.
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import ArbiterError
-from engine.results import Refusal
+from engine.core.errors import ArbiterError
+from engine.core.refusals import Refusal
 
 ROOT = Path(__file__).resolve().parents[1]
 OURS = ("engine", "hardware", "firmware_bridge", "companion_app")
@@ -113,8 +113,8 @@ IMPORTED = error_classes_imported(IMPORTABLE)
 
 def test_the_walk_sees_our_errors():
     # A walk that found nothing would pass every check below.
-    expected = {"engine.results.IllegalMove", "engine.records.RecordError", "engine.gravon.GravonError",
-                "engine.variants.VariantError", "hardware.profiles.ProfileError",
+    expected = {"engine.core.refusals.IllegalMove", "engine.core.errors.RecordError", "engine.stratego.gravon.GravonError",
+                "engine.stratego.variants.VariantError", "hardware.profiles.ProfileError",
                 "hardware.firmware.protocol.ProtocolError", "firmware_bridge.protocol.contract.ContractError",
                 "firmware_bridge.protocol.crypto.CryptoError", "firmware_bridge.referee.config.ConfigError",
                 "firmware_bridge.referee.session_core.CommandError"}

@@ -139,8 +139,8 @@ def test_the_engine_dodges_no_cycle_with_a_late_import():
 
 
 @pytest.mark.parametrize(("module", "target", "expected_ok"), [
-    ("engine.game", "engine.views", True),
-    ("engine.game", "firmware_bridge.protocol.contract", False),
+    ("engine.stratego.game", "engine.stratego.views", True),
+    ("engine.stratego.game", "firmware_bridge.protocol.contract", False),
     ("hardware.sim.board", "engine", True),
     ("hardware.sim.board", "firmware_bridge.board.recognition", False),
     ("firmware_bridge.protocol.client", "firmware_bridge.referee.session", False),

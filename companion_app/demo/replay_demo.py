@@ -16,7 +16,7 @@ from companion_app.demo.system import DemoSystem
 from companion_app.i18n.catalog import Translator
 from companion_app.i18n.replay_texts import battle_lines, replay_lines, replay_title
 from engine import Square
-from engine.errors import ArbiterError
+from engine.core.errors import ArbiterError
 from firmware_bridge.protocol.client import DisplayClient
 from firmware_bridge.referee.replay_desk import load_replay
 from firmware_bridge.referee.replay_mode import read_game

@@ -2,7 +2,7 @@
 
 Off by default; the referee may forbid it (tournaments: the public state's ``notebook`` is
 false). The tablet keeps its seat's (view, events) history of this game and fills an
-``engine.notebook.Notebook`` from it only when the player opens the notebook, so a closed
+``engine.stratego.notebook.Notebook`` from it only when the player opens the notebook, so a closed
 notebook costs nothing.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine import Color, get_variant
-from engine.errors import ArbiterError
-from engine.notebook import Notebook
+from engine.core.errors import ArbiterError
+from engine.stratego.notebook import Notebook
 
 
 class NotebookFeed:

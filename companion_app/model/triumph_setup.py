@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from engine.errors import ArbiterError
+from engine.core.errors import ArbiterError
 from engine.triumph.mapdata import load_austerlitz
 from engine.triumph.setup import check_setup
 from engine.triumph.standard import standard_setup

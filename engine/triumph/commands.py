@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.results import Refusal
+from engine.core.refusals import Refusal
 from engine.triumph.actions import Attach, CorpsMove, DetachMove, UnitMove
 from engine.triumph.mapdata import BattleMap
 from engine.triumph.movement import destination_refusal, ordinary_move_refusal, road_move_refusal

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.results import Refusal
+from engine.core.refusals import Refusal
 from engine.triumph import readings
 from engine.triumph.pieces import CAVALRY, Face, Position
 from engine.triumph.rules import raw_order_of_battle

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.errors import ArbiterError
+from engine.core.errors import ArbiterError
 
 
 class TriumphError(ArbiterError, ValueError):

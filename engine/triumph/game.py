@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import ArbiterError
-from engine.results import IllegalMove, Refusal
+from engine.core.errors import ArbiterError
+from engine.core.refusals import IllegalMove, Refusal
 from engine.triumph import attack as attack_steps
 from engine.triumph import readings
 from engine.triumph.actions import (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.results import Refusal
+from engine.core.refusals import Refusal
 from engine.triumph.mapdata import BattleMap
 from engine.triumph.pieces import Position, opponent
 from engine.triumph.rules import constants

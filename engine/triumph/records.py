@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.records import RecordError
-from engine.results import IllegalMove
+from engine.core.errors import RecordError
+from engine.core.refusals import IllegalMove
 from engine.triumph.actions import Action, action_from_dict
 from engine.triumph.errors import TriumphError
 from engine.triumph.game import TriumphGame

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.results import Refusal
+from engine.core.refusals import Refusal
 from engine.triumph import readings
 from engine.triumph.actions import CorpsMove
 from engine.triumph.mapdata import BattleMap, Entry

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.results import Refusal
+from engine.core.refusals import Refusal
 from engine.triumph import readings
 from engine.triumph.actions import Retreat
 from engine.triumph.mapdata import BattleMap

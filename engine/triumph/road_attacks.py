@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.results import Refusal
+from engine.core.refusals import Refusal
 from engine.triumph import readings
 from engine.triumph.actions import Order
 from engine.triumph.commands import can_be_commanded

@@ -3,7 +3,7 @@
 It is built from what one seat knows plus one sampled world (a kind for every enemy piece), never
 from a `Game`. Kinds are small integers, the battle table is computed once per variant with the
 rules engine's own `resolve_battle`, and the two-squares rule is modelled exactly as the engine
-reads it (`engine/repetition.py`); the more-squares rule is not modelled here: the player filters
+reads it (`engine/stratego/repetition.py`); the more-squares rule is not modelled here: the player filters
 its root moves with the chase warning its view carries.
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.combat import Outcome, resolve_battle
-from engine.geometry import Geometry, geometry_for
-from engine.squares import Square
-from engine.variants import Variant
+from engine.stratego.combat import Outcome, resolve_battle
+from engine.stratego.geometry import Geometry, geometry_for
+from engine.stratego.squares import Square
+from engine.stratego.variants import Variant
 
 EMPTY = -1
 BLOCKED = -2

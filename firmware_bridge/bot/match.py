@@ -16,13 +16,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.events import Event
-from engine.game import Game
-from engine.pieces import Color
-from engine.setups import validate_setup
-from engine.squares import Move, Square
-from engine.variants import get_variant
-from engine.views import redact_events
+from engine.stratego.events import Event
+from engine.stratego.game import Game
+from engine.stratego.pieces import Color
+from engine.stratego.setups import validate_setup
+from engine.stratego.squares import Move, Square
+from engine.stratego.variants import get_variant
+from engine.stratego.views import redact_events
 from firmware_bridge.bot.players import HeuristicPlayer, Player, RandomPlayer
 
 PLAYER_SPECS = "bot:LEVEL (easy, normal, strong), random, heuristic, ucc:COMMAND"

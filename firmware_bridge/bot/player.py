@@ -14,11 +14,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import ArbiterError
-from engine.notebook import Notebook, human_setup
-from engine.pieces import Color
-from engine.squares import Square
-from engine.variants import get_variant
+from engine.core.errors import ArbiterError
+from engine.stratego.notebook import Notebook, human_setup
+from engine.stratego.pieces import Color
+from engine.stratego.squares import Square
+from engine.stratego.variants import get_variant
 from firmware_bridge.bot.board import SearchBoard
 from firmware_bridge.bot.evaluation import (
     Attraction,

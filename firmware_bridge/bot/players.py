@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from engine.combat import Outcome, resolve_battle
-from engine.notebook import human_setup
-from engine.pieces import Color
-from engine.variants import get_variant
+from engine.stratego.combat import Outcome, resolve_battle
+from engine.stratego.notebook import human_setup
+from engine.stratego.pieces import Color
+from engine.stratego.variants import get_variant
 from firmware_bridge.bot.board import SearchBoard
 from firmware_bridge.bot.seat import COLOR_CODE, SeatMemory
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.squares import Move, Square
-from engine.variants import Variant
+from engine.stratego.squares import Move, Square
+from engine.stratego.variants import Variant
 from firmware_bridge.bot.board import BLUE, RED, Rules, SearchBoard, rules_for
 
 COLOR_CODE = {"red": RED, "blue": BLUE}

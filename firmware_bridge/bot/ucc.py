@@ -30,9 +30,9 @@ import subprocess
 import threading
 from typing import Any
 
-from engine.pieces import Color
-from engine.squares import Move, Square
-from engine.variants import Variant, get_variant
+from engine.stratego.pieces import Color
+from engine.stratego.squares import Move, Square
+from engine.stratego.variants import Variant, get_variant
 
 DIRECTIONS = {"UP": (0, -1), "DOWN": (0, 1), "LEFT": (-1, 0), "RIGHT": (1, 0)}
 SETUP_ROWS = 4

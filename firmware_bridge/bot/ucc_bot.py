@@ -11,9 +11,9 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from engine.pieces import Color
-from engine.squares import Square
-from engine.variants import Variant, get_variant
+from engine.stratego.pieces import Color
+from engine.stratego.squares import Square
+from engine.stratego.variants import Variant, get_variant
 from firmware_bridge.bot.ucc import DIRECTIONS, check_variant, move_answer, setup_lines, tokens
 
 

@@ -6,9 +6,10 @@ import argparse
 import json
 import sys
 
-from engine.formats import record_data
-from engine.gravon import GravonError
-from engine.records import RecordError, check_record
+from engine.core.errors import RecordError
+from engine.stratego.formats import record_data
+from engine.stratego.gravon import GravonError
+from engine.stratego.records import check_record
 from engine.triumph.records import GAME_NAME, check_triumph_record
 
 

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from engine.errors import ArbiterError
-from engine.formats import FORMATS, dump, load
+from engine.core.errors import ArbiterError
+from engine.stratego.formats import FORMATS, dump, load
 
 EXTENSIONS = {f".{name}": name for name in FORMATS}
 

@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from engine.errors import ArbiterError
+from engine.core.errors import ArbiterError
 from firmware_bridge.referee.config import ConfigError, RefereeConfig, load_config
 
 log = logging.getLogger("arbiter.referee")

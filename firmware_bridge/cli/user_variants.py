@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from engine import register_variant, variant_from_toml
-from engine.variants import Variant
+from engine.stratego.variants import Variant
 
 
 def variant_paths() -> list[Path]:

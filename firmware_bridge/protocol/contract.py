@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
-from engine.errors import ArbiterError
+from engine.core.errors import ArbiterError
 from firmware_bridge.protocol import triumph_contract
 from firmware_bridge.protocol.board_steps import plan_problem
 from firmware_bridge.protocol.vocabulary import Command, CommandPayload, Phase, ReplyPayload

@@ -30,7 +30,7 @@ from typing import Any
 from nacl.exceptions import CryptoError as NaclCryptoError
 from nacl.public import Box, PrivateKey, PublicKey, SealedBox
 
-from engine.errors import ArbiterError
+from engine.core.errors import ArbiterError
 
 MAGIC = b"ARB1"
 PADDED_SIZE = 4096

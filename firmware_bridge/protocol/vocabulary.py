@@ -52,7 +52,7 @@ class EventType(StrEnum):
     DRAW_DECLINED = "draw_declined"
     TAKEBACK_OFFER = "takeback_offer"
     TAKEBACK_DECLINED = "takeback_declined"
-    # The engine's events (engine/events.py), redacted per audience.
+    # The engine's events (engine/stratego/events.py), redacted per audience.
     MOVE = "move"
     BATTLE = "battle"
     CAPTURE = "capture"

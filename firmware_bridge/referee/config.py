@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine import variant_names
-from engine.errors import ArbiterError
+from engine.core.errors import ArbiterError
 from firmware_bridge.protocol.contract import ContractError, check_board_name
 from firmware_bridge.protocol.mqtt_link import BrokerURL
 from firmware_bridge.protocol.triumph_contract import VARIANT as TRIUMPH

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.errors import ArbiterError
+from engine.core.errors import ArbiterError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (

@@ -1,6 +1,6 @@
 """A recorded game replayed on the real board: guide both setups, then each move of the game.
 
-The controller owns an `engine.replay.Replay` and a `MoveRecognizer` that reads the board
+The controller owns an `engine.stratego.replay.Replay` and a `MoveRecognizer` that reads the board
 against the replay's position. Phases:
 
   placing    both setups are guided onto the board square by square (the board check compares
@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import BattleEvent, Color, Game, Move, Square
-from engine.errors import ArbiterError
-from engine.formats import LoadedGame, load
-from engine.records import GameRecord
-from engine.replay import NextMove, Placement, Replay, StepBack
+from engine.core.errors import ArbiterError
+from engine.stratego.formats import LoadedGame, load
+from engine.stratego.records import GameRecord
+from engine.stratego.replay import NextMove, Placement, Replay, StepBack
 from firmware_bridge.board.guidance import led_colours, plan_steps
 from firmware_bridge.board.position import ExpectedPosition
 from firmware_bridge.board.recognition import (

@@ -15,8 +15,8 @@ import copy
 from collections.abc import Callable
 from typing import Any, cast
 
-from engine.errors import ArbiterError
-from engine.results import IllegalMove
+from engine.core.errors import ArbiterError
+from engine.core.refusals import IllegalMove
 from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.vocabulary import (
     Command,

@@ -47,7 +47,7 @@ LED_COLOURS = {
 
 
 try:
-    from engine.errors import ArbiterError as _ErrorRoot
+    from engine.core.errors import ArbiterError as _ErrorRoot
 except ImportError:  # MicroPython on the scanner has no engine (and one native base per class)
     _ErrorRoot = Exception  # type: ignore[misc, assignment]
 

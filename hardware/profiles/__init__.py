@@ -11,7 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.errors import ArbiterError
+from engine.core.errors import ArbiterError
 from hardware.firmware.matrix import ORIENTATIONS
 
 PROFILE_DIR = Path(__file__).resolve().parent

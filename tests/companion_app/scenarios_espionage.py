@@ -8,7 +8,7 @@ import random
 from companion_app.demo.local_table import LocalTable
 from companion_app.i18n.texts import piece_words
 from engine import Color, Game, Move, Square
-from engine.events import RevealEvent
+from engine.stratego.events import RevealEvent
 from tests.companion_app.scenarios import (
     _center_of,
     _play_until_battle,

@@ -8,7 +8,7 @@ from pathlib import Path
 from companion_app.ui.app_root import TabletRoot
 from tests.companion_app.scenarios import _until
 
-RAID = Path(__file__).parents[1] / "engine" / "data" / "gravon_barrage_marshal_raid.xml"
+RAID = Path(__file__).parents[1] / "engine" / "stratego" / "data" / "gravon_barrage_marshal_raid.xml"
 
 
 def _replay(root: TabletRoot) -> dict:

@@ -11,7 +11,7 @@ from companion_app.model.setup_model import SetupDraft, SetupStore
 from companion_app.model.table import TableState
 from companion_app.net.contract_adapter import ContractTranslator
 from engine import Color, Game, Square, get_variant
-from engine.records import check_record
+from engine.stratego.records import check_record
 
 
 def test_setup_draft_counts_and_messages():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.records import check_record
+from engine.stratego.records import check_record
 
 
 def test_setup_by_taps_and_drags_then_saved_setups_and_languages(run_scenario):

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-RAID = REPO / "tests" / "engine" / "data" / "gravon_barrage_marshal_raid.gsn"
+RAID = REPO / "tests" / "engine" / "stratego" / "data" / "gravon_barrage_marshal_raid.gsn"
 
 
 def demo(*args: str, env: dict, timeout: float = 120) -> subprocess.CompletedProcess:

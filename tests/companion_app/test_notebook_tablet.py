@@ -9,8 +9,8 @@ from companion_app.i18n.texts import notebook_lines
 from companion_app.model.table import TableState
 from companion_app.net.contract_adapter import ContractTranslator
 from engine import Color, Game, get_variant, random_setup
-from engine.notebook import Notebook
-from engine.views import redact_events
+from engine.stratego.notebook import Notebook
+from engine.stratego.views import redact_events
 from firmware_bridge.referee.config import ConfigError, load_config
 
 

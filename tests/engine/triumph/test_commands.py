@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.results import IllegalMove
+from engine.core.refusals import IllegalMove
 from tests.engine.triumph.helpers import act, at, game, play, refusal_rule, unit
 
 ALLIED_CORPS = {"Bagration": "R67", "Constantine": "R87", "Dokhturov": "R121",

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engine.records import RecordError
+from engine.core.errors import RecordError
 from engine.triumph.game import TriumphGame
 from engine.triumph.records import check_triumph_record, game_from_record, record_of
 from engine.triumph.sample import crowded_position

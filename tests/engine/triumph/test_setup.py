@@ -138,7 +138,7 @@ def test_a_locale_holds_no_more_than_its_capacity() -> None:
 
 
 def test_a_record_may_start_from_both_setups() -> None:
-    from engine.records import RecordError
+    from engine.core.errors import RecordError
     from engine.triumph.records import check_triumph_record
 
     record = {"game": "napoleons-triumph", "scenario": "2dec",

@@ -50,7 +50,7 @@ def test_undo_restores_the_exact_state() -> None:
 
 
 def test_nothing_to_take_back_is_an_arbiter_error() -> None:
-    from engine.errors import ArbiterError
+    from engine.core.errors import ArbiterError
 
     g = two_units()
     with pytest.raises(ArbiterError) as error:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Color, Game, Move, Square, get_variant
-from engine.views import redact_events
+from engine.stratego.views import redact_events
 from firmware_bridge.bot.match import play_game
 from firmware_bridge.bot.player import LEVELS, ComputerPlayer, Level
 from firmware_bridge.bot.players import HeuristicPlayer, RandomPlayer

@@ -1,7 +1,7 @@
 """The computer player cannot peek: it is a seat, fed exactly what that seat's tablet gets.
 
 Two proofs. (1) The import graph: no module of the bot package except the match referee (which
-may hold a Game, as the referee on the Pi does) reaches `engine.game`, `engine.records` or the
+may hold a Game, as the referee on the Pi does) reaches `engine.stratego.game`, `engine.stratego.records` or the
 referee's session, following every import of our own code from the bot's modules (the `engine`
 package's `__init__` re-exports `Game` for other users and is not part of the bot's graph).
 (2) At run time: over a whole game, everything handed to the bot is plain JSON data, every enemy
@@ -23,7 +23,7 @@ from firmware_bridge.bot.player import ComputerPlayer, Level
 from firmware_bridge.bot.players import RandomPlayer
 
 ROOT = Path(__file__).resolve().parents[3]
-FORBIDDEN = ("engine.game", "engine.records", "firmware_bridge.session", "firmware_bridge.referee",
+FORBIDDEN = ("engine.stratego.game", "engine.stratego.records", "firmware_bridge.session", "firmware_bridge.referee",
              "firmware_bridge.referee_board", "firmware_bridge.referee_command", "firmware_bridge.journal")
 REFEREES = {"firmware_bridge.bot.match"}
 
@@ -74,7 +74,7 @@ def test_no_bot_module_reaches_the_game_the_records_or_the_referee() -> None:
         reached = reachable(module)
         assert not reached & set(FORBIDDEN), (module, reached & set(FORBIDDEN))
     # The check itself sees a forbidden import where there is one.
-    assert "engine.game" in reachable("firmware_bridge.bot.match") | imports_of("firmware_bridge.bot.match")
+    assert "engine.stratego.game" in reachable("firmware_bridge.bot.match") | imports_of("firmware_bridge.bot.match")
 
 
 class RecordingSeat:

@@ -11,7 +11,7 @@ import io
 import sys
 
 from engine import Color, get_variant, validate_setup
-from engine.squares import Square
+from engine.stratego.squares import Square
 from firmware_bridge.bot.match import run_match
 from firmware_bridge.bot.ucc import (
     board_lines,

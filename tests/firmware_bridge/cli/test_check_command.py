@@ -12,7 +12,7 @@ from firmware_bridge.cli.check import main
 
 REPO = Path(__file__).resolve().parents[3]
 ARBITER = REPO / ".venv" / "bin" / "arbiter"
-GRAVON_GSN = REPO / "tests" / "engine" / "data" / "gravon_classic_forfeit.gsn"
+GRAVON_GSN = REPO / "tests" / "engine" / "stratego" / "data" / "gravon_classic_forfeit.gsn"
 
 
 def classic_setup() -> dict:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.formats import load
+from engine.stratego.formats import load
 from firmware_bridge.cli.main import main, usage
 
-CORPUS = Path(__file__).resolve().parents[3] / "tests" / "engine" / "data" / "gravon"
+CORPUS = Path(__file__).resolve().parents[3] / "tests" / "engine" / "stratego" / "data" / "gravon"
 GSN = CORPUS / "classic-two-ends.gsn"
 
 

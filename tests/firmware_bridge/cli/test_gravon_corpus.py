@@ -1,6 +1,6 @@
 """`arbiter check` on the Gravon corpus: files in the archive's real shapes, each with its verdict.
 
-The files (tests/engine/data/gravon/) are hand-written in the shapes public readers of the
+The files (tests/engine/stratego/data/gravon/) are hand-written in the shapes public readers of the
 archive show; docs/records.md ("The corpus") says where each shape comes from.
 """
 
@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from engine import Color
-from engine.formats import load
-from engine.gravon import GravonResult
+from engine.stratego.formats import load
+from engine.stratego.gravon import GravonResult
 from firmware_bridge.cli.main import main
 
 REPO = Path(__file__).resolve().parents[3]
-CORPUS = REPO / "tests" / "engine" / "data" / "gravon"
+CORPUS = REPO / "tests" / "engine" / "stratego" / "data" / "gravon"
 RED, BLUE = Color.RED, Color.BLUE
 
 # file: (moves applied, the verdict's result, the archive's own result (ending code, winner))

@@ -11,7 +11,7 @@ from tests.firmware_bridge.helpers import requires_mosquitto
 from tests.firmware_bridge.referee_process import write_config
 
 ROOT = Path(__file__).parents[3]
-RAID = ROOT / "tests" / "engine" / "data" / "gravon_barrage_marshal_raid.gsn"
+RAID = ROOT / "tests" / "engine" / "stratego" / "data" / "gravon_barrage_marshal_raid.gsn"
 
 
 def referee(config: Path, game: Path) -> subprocess.Popen:

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from engine import Color, Game, get_variant, random_setup
-from engine.formats import dump
-from engine.records import GameRecord
+from engine.stratego.formats import dump
+from engine.stratego.records import GameRecord
 from firmware_bridge.protocol import contract, crypto
 
 

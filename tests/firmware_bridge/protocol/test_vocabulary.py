@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from engine.events import EVENT_TYPES
+from engine.stratego.events import EVENT_TYPES
 from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.client import SeatClient
 from firmware_bridge.protocol.vocabulary import (

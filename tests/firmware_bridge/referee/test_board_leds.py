@@ -19,7 +19,7 @@ from hardware.firmware import protocol
 from tests.firmware_bridge.referee.replay_table import ReplayTable
 
 S = Square.parse
-RAID = (Path(__file__).parents[2] / "engine" / "data" / "gravon_barrage_marshal_raid.xml").read_text()
+RAID = (Path(__file__).parents[2] / "engine" / "stratego" / "data" / "gravon_barrage_marshal_raid.xml").read_text()
 
 
 def lit(colours: list[int], width: int, code: int) -> set[Square]:

@@ -54,16 +54,16 @@ def closure(start: str) -> dict[str, list[tuple[str, str | None]]]:
 
 def test_the_computer_player_imports_no_game_and_no_session():
     modules = closure("firmware_bridge.bot.player")
-    assert "firmware_bridge.bot.search" in modules and "engine.notebook" in {m.rsplit(".", 1)[0] for m in modules}
+    assert "firmware_bridge.bot.search" in modules and "engine.stratego.notebook" in {m.rsplit(".", 1)[0] for m in modules}
     for module, imported in modules.items():
         for name, item in imported:
-            assert name != "engine.game" and item != "Game", f"{module} imports a Game"
+            assert name != "engine.stratego.game" and item != "Game", f"{module} imports a Game"
             assert not name.startswith("firmware_bridge.referee"), f"{module} imports the referee"
 
 
 def test_the_computer_seat_imports_no_game_and_no_session():
     for name, item in imports_of("firmware_bridge.referee.computer_seat"):
-        assert item not in ("Game", "Session") and name not in ("engine.game", "firmware_bridge.referee.session")
+        assert item not in ("Game", "Session") and name not in ("engine.stratego.game", "firmware_bridge.referee.session")
 
 
 class SpyPlayer(ComputerPlayer):

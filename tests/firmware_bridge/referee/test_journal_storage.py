@@ -4,7 +4,7 @@ import stat
 
 import pytest
 
-from engine.errors import ArbiterError
+from engine.core.errors import ArbiterError
 from firmware_bridge.referee.journal import Journal, JournalError
 
 

@@ -15,7 +15,7 @@ from tests.firmware_bridge.helpers import requires_mosquitto, wait_until
 from tests.firmware_bridge.referee.test_referee_board import pair_by_square
 
 pytestmark = requires_mosquitto
-RAID = (Path(__file__).parents[2] / "engine" / "data" / "gravon_barrage_marshal_raid.xml").read_text()
+RAID = (Path(__file__).parents[2] / "engine" / "stratego" / "data" / "gravon_barrage_marshal_raid.xml").read_text()
 
 
 @pytest.fixture

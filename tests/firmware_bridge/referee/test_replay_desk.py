@@ -14,7 +14,7 @@ from firmware_bridge.referee.replay_desk import ReplayDesk
 from firmware_bridge.referee.replay_mode import ReplayError
 from firmware_bridge.referee.session import Session
 
-DATA = Path(__file__).parents[2] / "engine" / "data"
+DATA = Path(__file__).parents[2] / "engine" / "stratego" / "data"
 RAID = (DATA / "gravon_barrage_marshal_raid.xml").read_text()
 # Two marshals walking to and fro: after three moves between the same two squares the two-squares
 # rule (ISF; the record keeps the barrage default limit of 3) forbids the fourth.
@@ -178,7 +178,7 @@ def test_an_espionage_game_brings_its_own_volcanoes(tmp_path):
     import random
 
     from engine import Color, Game, get_variant, place_volcanoes, random_setup
-    from engine.records import GameRecord
+    from engine.stratego.records import GameRecord
 
     rng = random.Random(4)
     variant = get_variant("espionage")

@@ -1,6 +1,6 @@
 """A whole famous game replayed through the simulated board, sensors and firmware, faults on.
 
-The games are the Gravon barrage game in tests/engine/data (a scout duel, a spy taking the
+The games are the Gravon barrage game in tests/engine/stratego/data (a scout duel, a spy taking the
 marshal, a general losing to the marshal, a marshal raid to the flag: every kind of battle) and
 the 110-move duel of the archive-shapes corpus.
 The hands set both setups up from the steps, then make each move the controller shows; the
@@ -18,7 +18,7 @@ from firmware_bridge.referee.replay_mode import ReplayMode
 from hardware.sim.hands import ALL_FAULTS
 from tests.firmware_bridge.referee.replay_table import ReplayTable
 
-DATA = Path(__file__).parents[2] / "engine" / "data"
+DATA = Path(__file__).parents[2] / "engine" / "stratego" / "data"
 RAID = (DATA / "gravon_barrage_marshal_raid.xml").read_text()
 
 

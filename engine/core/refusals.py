@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from engine.core.errors import ArbiterError
 
 
 @dataclass(frozen=True)
 class Refusal:
-    """Why a move is illegal: the rule's name and a sentence for the player."""
+    """Why an action is illegal: the rule's name, a sentence in English, and the same as data.
+
+    ``rule`` is the rule's stable name (`arbiter check`'s contract). ``reason`` names which
+    sentence it is, and ``data`` holds what the sentence speaks of (squares, pieces, locales), so a
+    tablet can say it in the player's language instead of showing ``message``.
+    """
 
     rule: str
     message: str
+    reason: str = ""
+    data: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=False)
 
 
 class IllegalMove(ArbiterError, ValueError):

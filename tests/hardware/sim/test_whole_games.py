@@ -6,8 +6,9 @@ import time
 from gpiozero.pins.mock import MockFactory
 
 from engine import Move
+from firmware_bridge.board.gpio_source import GpioSource
 from firmware_bridge.board.snapshots import Stabiliser
-from firmware_bridge.board.sources import GpioSource, SerialSource
+from firmware_bridge.board.sources import SerialSource
 from hardware.gpio.matrix import GpioMatrix, MockSwitchMatrix
 from hardware.profiles import load_profile
 from hardware.sim.command import board_for

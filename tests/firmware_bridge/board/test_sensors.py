@@ -2,7 +2,6 @@
 
 import subprocess
 import sys
-import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -21,6 +20,7 @@ from hardware.firmware import protocol
 from hardware.profiles import SOURCES as PROFILE_SOURCES
 from hardware.profiles import load_profile, parse_profile
 from hardware.sim.board import SimulatedBoard, VirtualClock
+from tests.firmware_bridge.helpers import wait_until
 
 S = Square.parse
 
@@ -97,9 +97,9 @@ def test_the_gpio_source_scans_continuously():
     MockSwitchMatrix(factory, profile.gpio_rows, profile.gpio_cols, lambda r, c: (r, c) == (1, 2))
     source = GpioSource(GpioMatrix(profile.gpio_rows, profile.gpio_cols, pin_factory=factory), 200)
     source.start()
+    readings: list = []
     try:
-        time.sleep(0.1)
-        readings = source.readings(timeout=0.1)
+        assert wait_until(lambda: readings.extend(source.readings(timeout=0.01)) or len(readings) >= 5, 10)
     finally:
         source.stop()
         source.matrix.close()
@@ -147,8 +147,8 @@ def test_a_serial_source_without_a_board_says_so_and_keeps_trying(tmp_path):
     source = SerialSource(str(tmp_path / "ttyNOTHING"), retry_s=0.05)
     source.start()
     try:
-        time.sleep(0.2)
-        assert source.status == "disconnected" and "retrying" in source.status_text
+        assert wait_until(lambda: source.status == "disconnected", 10)
+        assert "retrying" in source.status_text
         assert source.readings(timeout=0.01) == []
     finally:
         source.stop()

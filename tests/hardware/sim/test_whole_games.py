@@ -1,7 +1,6 @@
 """Whole games played by hand on the simulated grid, read over a pty and over mock GPIO, with faults."""
 
 import random
-import time
 
 from gpiozero.pins.mock import MockFactory
 
@@ -14,6 +13,7 @@ from hardware.profiles import load_profile
 from hardware.sim.command import board_for
 from hardware.sim.hands import ALL_FAULTS, Hands
 from hardware.sim.pty_server import PtySerialServer
+from tests.firmware_bridge.helpers import wait_until
 from tests.hardware.live_table import LiveTable, random_moves
 
 
@@ -28,8 +28,8 @@ def test_a_game_over_the_serial_protocol_on_a_pty_with_faults_and_an_unplugged_c
             assert table.wait_until_matching()
             played = random_moves(table, 6, rng)
             server.unplug()  # the cable is pulled between two moves...
-            time.sleep(0.3)
-            assert source.status == "disconnected" and "retrying" in source.status_text
+            assert wait_until(lambda: source.status == "disconnected", 10)
+            assert "retrying" in source.status_text
             server.replug()  # ...and plugged back in: the game goes on
             assert source.link.wait_connected(5)
             played += random_moves(table, 6, rng)

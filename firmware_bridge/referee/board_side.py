@@ -27,7 +27,7 @@ from firmware_bridge.protocol.vocabulary import ReplyPayload
 from firmware_bridge.referee import computer_choice
 from firmware_bridge.referee.board_input import BoardWatcher, SensorFeed
 from firmware_bridge.referee.computer_seat import CLIENT as COMPUTER_CLIENT
-from firmware_bridge.referee.computer_seat import ComputerSeat, computer_leds
+from firmware_bridge.referee.computer_seat import ComputerSeat, Player, computer_leds
 from firmware_bridge.referee.game_options import volcano_markers
 from firmware_bridge.referee.journal import JournalError
 from firmware_bridge.referee.replay_desk import ReplayDesk
@@ -66,18 +66,19 @@ class BoardSide:
         self.follow_computer_choice()
 
     # -- the computer -----------------------------------------------------------------------
-    def follow_computer_choice(self) -> None:
+    def follow_computer_choice(self, make_player: Callable[..., Player] | None = None) -> None:
         """Seat the computer the current game names (computer_choice.py), unless it sits there already.
 
         "off" leaves the seat paired to the computer's client until a tablet pairs it.
+        make_player: another player than the bot's (tests), seated even where the computer sits.
         """
         seat, level = computer_choice.chosen(self.session.computer_entry, self.default_computer,
                                              self.default_level)
-        if self.computer and (self.computer.seat, self.computer.level) == (seat, level):
+        if self.computer and (self.computer.seat, self.computer.level) == (seat, level) and not make_player:
             return
         if self.computer:
             self.computer.close()
-        self.computer = ComputerSeat(self.session, seat, level, lock=self.lock,
+        self.computer = ComputerSeat(self.session, seat, level, make_player=make_player, lock=self.lock,
                                      on_move=self._computer_moved) if seat else None
         if self.computer:
             self.online[COMPUTER_CLIENT] = "seat"

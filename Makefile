@@ -3,7 +3,7 @@ VENV ?= .venv
 PYTHON ?= python3
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test quick lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,10 @@ test: $(STAMP)
 	$(VENV)/bin/mypy --strict engine
 	$(VENV)/bin/mypy hardware firmware_bridge companion_app
 	$(VENV)/bin/python -m pytest
+
+# While iterating: the suite without the soaks (tests marked slow); `make test` runs everything.
+quick: $(STAMP)
+	$(VENV)/bin/python -m pytest -m "not slow"
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

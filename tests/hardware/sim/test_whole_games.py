@@ -2,6 +2,7 @@
 
 import random
 
+import pytest
 from gpiozero.pins.mock import MockFactory
 
 from engine import Move
@@ -17,6 +18,7 @@ from tests.firmware_bridge.helpers import wait_until
 from tests.hardware.live_table import LiveTable, random_moves
 
 
+@pytest.mark.slow  # a soak: a game over the wire
 def test_a_game_over_the_serial_protocol_on_a_pty_with_faults_and_an_unplugged_cable():
     rng = random.Random(7)
     board, game = board_for("barrage", identifying=False, seed=7)
@@ -39,6 +41,7 @@ def test_a_game_over_the_serial_protocol_on_a_pty_with_faults_and_an_unplugged_c
     assert game.ply == len(played)
 
 
+@pytest.mark.slow  # a soak: a game over the wire
 def test_a_game_over_mock_gpio_with_bounce_glitches_nudges_and_slides():
     rng = random.Random(11)
     profile = load_profile("8x8")
@@ -61,6 +64,7 @@ def test_a_game_over_mock_gpio_with_bounce_glitches_nudges_and_slides():
     assert source.scans > 200
 
 
+@pytest.mark.slow  # a soak: a game over the wire
 def test_an_identifying_board_over_a_pty_reads_attacks_by_tag():
     rng = random.Random(5)
     board, game = board_for("duel", identifying=True, seed=5)

@@ -122,8 +122,13 @@ class LocalTable:
 
     def set_position(self, pieces: Mapping[Square, tuple[Color, str]], to_move: Color = Color.RED) -> None:
         """Play on from a study position (app tests of rules no setup reaches quickly): the
-        session's own journalled start from a position, announced like any start."""
-        self.publisher.rulings([self.stratego.start_from_position(pieces, to_move)])
+        session's own journalled start from a position, announced like any start. A game under
+        way gives way to a new one with the same rules (variant, moves per turn, volcanoes)."""
+        session = self.stratego
+        if session.phase != "setup":
+            session.new_game(session.variant.name, moves_per_turn=session.variant.moves_per_turn,
+                             volcanoes=session.volcanoes)
+        self.publisher.rulings([session.start_from_position(pieces, to_move)])
 
     # -- what the referee service does ------------------------------------------------------------
     def attach(self, link: LocalLink) -> None:
@@ -193,8 +198,9 @@ class LocalTable:
 
     def _stand_ins(self, state: dict[str, Any]) -> None:
         """What the sensors, a timed referee and paired tablet keys would add to the public state."""
-        state["board_check"] = self.board_check or {"matches": self.board_matches, "clear": [], "fill": [],
-                                                    "wrong": [], "reason": None}
+        if self._stratego is not None:  # a game read from a board: what its sensors would report
+            state["board_check"] = self.board_check or {"matches": self.board_matches, "clear": [], "fill": [],
+                                                        "wrong": [], "reason": None}
         if self.clocks is not None:
             state["clocks"] = self.clocks
         for seat, fingerprint in self.key_fingerprints.items():

@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from firmware_bridge.protocol import contract, crypto, signing
 from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.protocol.signing import PublicSigner
 from firmware_bridge.protocol.vocabulary import Command
+from firmware_bridge.referee.board_input import BoardWatcher, SensorFeed
 from firmware_bridge.referee.board_side import BoardSide
 from firmware_bridge.referee.clock_ticker import ClockTicker
 from firmware_bridge.referee.clocks import TimeControl
@@ -44,7 +45,7 @@ from firmware_bridge.referee.journal import Journal, JournalError
 from firmware_bridge.referee.mqtt_outbox import MqttOutbox, signed_presence
 from firmware_bridge.referee.pairing import PairingDesk, SeatHandover
 from firmware_bridge.referee.pairing_service import PairingService
-from firmware_bridge.referee.publishing import Publisher
+from firmware_bridge.referee.publishing import Follower, Publisher, StatePart
 from firmware_bridge.referee.refusals import RefusalLog
 from firmware_bridge.referee.replay_desk import ReplayDesk
 from firmware_bridge.referee.rulings import Ruling
@@ -144,14 +145,14 @@ class Referee:
         self.link.on_connected(self.republish)
 
     # -- the wiring -------------------------------------------------------------------------
-    def _state_parts(self) -> list:
-        parts = [self._referee_part, self.storage.state_part]
+    def _state_parts(self) -> list[StatePart]:
+        parts: list[StatePart] = [self._referee_part, self.storage.state_part]
         if self.board is not None:
             parts.insert(0, self.board.state_part)
         return parts
 
-    def _followers(self) -> list:
-        followers = [self.board.follow] if self.board is not None else []
+    def _followers(self) -> list[Follower]:
+        followers: list[Follower] = [self.board.follow] if self.board is not None else []
         return [*followers, self._played_on]
 
     def _referee_part(self, state: dict[str, Any]) -> None:
@@ -169,7 +170,7 @@ class Referee:
     def _seats_online(self) -> set[str]:
         return {seat for seat, record in self.session.seats.items() if record.client in self.online}
 
-    def _locked(self, handler):
+    def _locked(self, handler: Callable[[str, bytes], None]) -> Callable[[str, bytes], None]:
         def locked(topic: str, raw: bytes) -> None:
             with self.lock:
                 handler(topic, raw)
@@ -203,12 +204,12 @@ class Referee:
         return self._board().replay
 
     @property
-    def watcher(self):
+    def watcher(self) -> BoardWatcher:
         """The board watcher (move recognition)."""
         return self._board().watcher
 
     @property
-    def feed(self):
+    def feed(self) -> SensorFeed | None:
         """The sensor feed, once a source is attached."""
         return self.board.feed if self.board else None
 
@@ -243,12 +244,12 @@ class Referee:
         return self.pairing.handover
 
     @property
-    def on_pairing_code(self):
+    def on_pairing_code(self) -> Callable[[str, str], None] | None:
         """Called with (seat, code) when a pairing code is to be shown on the console."""
         return self.pairing.on_pairing_code
 
     @on_pairing_code.setter
-    def on_pairing_code(self, show) -> None:
+    def on_pairing_code(self, show: Callable[[str, str], None] | None) -> None:
         self.pairing.on_pairing_code = show
 
     def board_check(self) -> dict | None:

@@ -21,10 +21,17 @@ from engine.triumph.actions import (
     Retreat,
     Threat,
 )
+from engine.triumph.artillery import (
+    attack_fire_refusal,
+    battery_may_carry_out,
+    holds_in_place,
+    is_battery,
+    occupation_battery_refusal,
+)
 from engine.triumph.combat import initial_result
 from engine.triumph.commands import can_be_commanded
 from engine.triumph.elite import RULE as GUARD_RULE
-from engine.triumph.elite import artillery_fire_refusal, check_guard_leaders, check_guard_threat
+from engine.triumph.elite import check_guard_leaders, check_guard_threat
 from engine.triumph.elite import commit as commit_elite
 from engine.triumph.orders import check_orders, spend_orders
 from engine.triumph.pieces import ARTILLERY, CAVALRY, Position, opponent
@@ -113,25 +120,55 @@ def apply_threat(game: TriumphGame, action: Threat) -> None:
     if action.guard is not None:
         game.reveal([action.guard], "Guard Attack announced")
     blockers = [u.id for u in state.units_at(Position(action.into, action.from_))]
-    if blockers and readings.BLOCKERS_DEFEND_AUTOMATICALLY:
+    if blockers:
         attack.defenders, attack.blocked = blockers, True
-        for unit_id in blockers:
-            state.turn.defended[unit_id] = action.from_
-        game.emit("defend", side=attack.defender, units=blockers, blocking=True)
-        attack.step = "feint_or_press"
+        if readings.BLOCKERS_DEFEND_AUTOMATICALLY:
+            _blockers_defend(game, attack)
+
+
+def _blockers_defend(game: TriumphGame, attack: AttackState) -> None:
+    """Step 2 with the defence approach blocked: the blockers, and only they, defend."""
+    for unit_id in attack.defenders:
+        game.state.turn.defended[unit_id] = attack.attack_locale
+    game.emit("defend", side=attack.defender, units=list(attack.defenders), blocking=True)
+    attack.step = "feint_or_press"
+
+
+def _answer_blocked(game: TriumphGame, attack: AttackState, action: Defend | Retreat) -> None:
+    """The defender's answer to a threat against blockers (3.5): they defend, nothing else.
+
+    Asked only with the reading BLOCKERS_DEFEND_AUTOMATICALLY off; with it on (the engine has
+    recorded the defence itself) a record may still carry the answer right after the threat,
+    and a defence naming exactly the blockers is then accepted and changes nothing.
+    """
+    blockers = Position(attack.defence_locale, attack.attack_locale)
+    if isinstance(action, Retreat):
+        raise game.refuse("nt-retreat", "defenders blocking the approach must defend")
+    if sorted(action.units) != sorted(attack.defenders):
+        raise game.refuse("nt-defend", f"the units blocking {blockers} defend, and no others: "
+                                       f"{', '.join(attack.defenders)}")
+    if attack.step == "response":
+        _blockers_defend(game, attack)
 
 
 def attack_candidates(game: TriumphGame, side: str, locale: int, into: int) -> list[str]:
-    """Units in R`locale` or `locale`>`into` that some command could still move."""
+    """Units in R`locale` or `locale`>`into` that some command could still move to carry out
+    an attack across `locale`>`into` (the fixed battery only where it could lead it)."""
     state = game.state
     return [unit.id for position in (Position(locale), Position(locale, into))
-            for unit in state.units_at(position) if can_be_commanded(state, side, unit)]
+            for unit in state.units_at(position) if can_be_commanded(state, side, unit)
+            and (not is_battery(state, unit.id)
+                 or battery_may_carry_out(state, game.map, unit, locale, into))]
 
 
 def apply_step(game: TriumphGame, action: Action) -> None:
     """Apply the action the attack's current step expects (refused otherwise)."""
     attack = game.state.attack
     assert attack is not None
+    if (attack.blocked and isinstance(action, (Defend, Retreat))
+            and action.side == attack.defender and attack.step in ("response", "feint_or_press")):
+        _answer_blocked(game, attack, action)
+        return
     expected = STEP_ACTIONS[attack.step]
     if not isinstance(action, expected):
         names = " or ".join(cls.type for cls in expected)
@@ -173,8 +210,6 @@ def _defend(game: TriumphGame, attack: AttackState, action: Defend) -> None:
 
 def _retreat(game: TriumphGame, attack: AttackState, action: Retreat) -> None:
     state = game.state
-    if attack.step == "response" and attack.blocked:
-        raise game.refuse("nt-retreat", "defenders blocking the approach must defend")
     refusal = retreat_refusal(state, game.map, attack, action)
     if refusal:
         raise game.refuse(refusal.rule, refusal.message)
@@ -214,29 +249,54 @@ def _retreat(game: TriumphGame, attack: AttackState, action: Retreat) -> None:
               to={u: destinations[u] for u in survivors if u in destinations},
               steps_lost=lost, before_combat=before_combat)
     attack.lost[attack.defender] = attack.lost.get(attack.defender, 0) + lost
-    if before_combat:
-        attack.before_combat = True
-        game.lose_morale(attack.defender, lost)
-        if game.state.result is not None:
-            game.state.attack = None
-            return
-        attack.step = "occupy"
+    # 1.11: the side that retreats has lost (before combat, or beaten): it pays these steps now
+    game.lose_morale(attack.defender, lost)
+    if game.state.result is not None:
+        game.state.attack = None
         return
-    move_in(game, attack)
-    finish(game, attack)
+    if not before_combat:
+        move_in(game, attack)
+        finish(game, attack)
+        return
+    attack.before_combat = True
+    attack.step = "occupy"
+    if not readings.FIXED_BATTERY_HOLDS_AFTER_RETREAT and not _occupiers(game, attack):
+        # nothing but the fixed battery could carry the attack out, and it never moves
+        game.state.attack = None
+        game.emit("attack-end", side=attack.attacker, before_combat=True)
+
+
+def _occupiers(game: TriumphGame, attack: AttackState) -> bool:
+    """Whether any piece but the fixed battery could still move into the emptied locale."""
+    state = game.state
+    standing = [u for u in attack_candidates(game, attack.attacker, attack.attack_locale,
+                                             attack.defence_locale) if not is_battery(state, u)]
+    return bool(standing) or bool(road_riders(game, attack.attacker, attack.attack_locale,
+                                              attack.defence_locale, into_defence=True))
 
 
 def _occupy(game: TriumphGame, attack: AttackState, action: Occupy) -> None:
     """After a retreat before combat the attacker moves in; by road the riders are revealed."""
     # No retreat can block the road of a legal road threat: a locale a road attack passes
     # through before the attack locale never borders the defence locale on this map.
+    refusal = occupation_battery_refusal(game.state, action.orders)
+    if refusal:
+        raise game.refuse(refusal.rule, refusal.message)
+    if holds_in_place(game.state, action.orders):
+        # the fixed battery carries the attack out where it stands (1.9 step 2, reading
+        # FIXED_BATTERY_HOLDS_AFTER_RETREAT): its command is spent, the locale stays empty
+        check_orders(game, attack, action.orders)
+        spend_orders(game, attack, action.orders)
+        game.state.attack = None
+        game.emit("attack-end", side=attack.attacker, before_combat=True)
+        return
     by_road = is_road_attack(action.orders)
     if by_road:
         check_orders(game, attack, action.orders)  # refuse before any face is shown
         reveal_riders(game, action.orders)
     occupy(game, attack, action)
     if by_road:
-        road_march_marks(game, action.orders, attack.defence_locale)
+        road_march_marks(game, attack, action.orders, attack.defence_locale)
 
 
 def _feint(game: TriumphGame, attack: AttackState, action: Feint) -> None:
@@ -258,7 +318,7 @@ def _feint(game: TriumphGame, attack: AttackState, action: Feint) -> None:
             game.state.commanders[name].at = to
         if by_road:
             reveal_riders(game, action.orders)
-            road_march_marks(game, action.orders, attack.attack_locale)
+            road_march_marks(game, attack, action.orders, attack.attack_locale)
     attack.feint = True
     game.state.turn.closed.add((attack.attack_locale, attack.defence_locale))
     game.emit("feint", side=attack.attacker, units=list(attack.attackers), end=action.end)
@@ -362,7 +422,8 @@ def _attack(game: TriumphGame, attack: AttackState, action: Attack) -> None:
     elif action.engage is not None:
         raise game.refuse("nt-leaders", "engage only in a narrow attack on two defence leaders")
     artillery_led = bool(leaders) and state.units[leaders[0]].face.type == ARTILLERY
-    fire_refusal = artillery_fire_refusal(game, attack, artillery_led, attackers)
+    fire_refusal = attack_fire_refusal(state, game.map, attack.attack_locale,
+                                       attack.defence_locale, artillery_led, attackers)
     if fire_refusal:
         raise game.refuse(fire_refusal.rule, fire_refusal.message)
     spend_orders(game, attack, action.orders)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.core.refusals import Refusal
 from engine.triumph import readings
 from engine.triumph.pieces import CAVALRY, Face, Position
 from engine.triumph.rules import raw_order_of_battle
@@ -73,27 +72,6 @@ def check_guard_leaders(game: TriumphGame, attack: AttackState, leaders: tuple[s
         return None
     if not leaders or not all(game.state.units[u].face.guard for u in leaders):
         return "a Guard Attack is led by Guard units only"
-    return None
-
-
-def artillery_fire_refusal(game: TriumphGame, attack: AttackState, artillery_led: bool,
-                           attackers: list[str]) -> Refusal | None:
-    """Artillery may not lead across one approach in consecutive rounds unless it fires down
-    from a hill (twice in a turn the closed approach already forbids); the fixed battery
-    attacks only by leading with its fire."""
-    state = game.state
-    if state.fixed_battery in attackers and not artillery_led:
-        return Refusal("nt-fixed-battery", "the fixed battery attacks only by leading with its "
-                                           "fire")
-    if not artillery_led or not readings.ARTILLERY_REPEAT_FIRE_LIMIT:
-        return None
-    last = state.artillery_fire.get((attack.attack_locale, attack.defence_locale))
-    downhill = (game.map.locales[attack.attack_locale].hill
-                and not game.map.locales[attack.defence_locale].hill)
-    if last == state.round - 1 and not downhill:
-        return Refusal("nt-artillery", f"artillery led an attack across {attack.attack_locale}>"
-                                       f"{attack.defence_locale} last round: it may again only "
-                                       f"firing down from a hill")
     return None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.triumph.artillery import battery_position_problem
 from engine.triumph.errors import TriumphError
 from engine.triumph.mapdata import BattleMap
 from engine.triumph.pieces import SIDES, UNIT_TYPES, Commander, Face, Position, Unit
@@ -64,10 +65,10 @@ def state_from_position(data: Any, battle_map: BattleMap) -> TriumphState:
     _check_consistency(state, battle_map)
     battery = data.get("fixed_battery")
     if battery is not None:
-        unit = units.get(battery) if isinstance(battery, str) else None
-        if unit is None or unit.side != "french" or unit.face.type != "artillery":
-            raise TriumphError("fixed_battery must name a French artillery unit")
-        state.fixed_battery = battery
+        state.fixed_battery = battery if isinstance(battery, str) else ""
+        problem = battery_position_problem(state)
+        if problem:
+            raise TriumphError(problem)
     return state
 
 

@@ -200,8 +200,23 @@ def assign_losses(game: TriumphGame, attack: AttackState, action: AssignLosses) 
     _spread_losses(game, attack)
 
 
+def _settle_morale(game: TriumphGame, attack: AttackState) -> bool:
+    """1.11: once the losses are taken the loser pays one morale per step it lost (eliminated
+    units included), and a failed Guard Attack its extra cost; True if an army broke."""
+    loser = attack.defender if attack.winner == "attacker" else attack.attacker
+    floor = readings.ARTILLERY_LOSSES_MORALE_FLOOR if attack.artillery_led else 0
+    game.lose_morale(loser, attack.lost.get(loser, 0), floor)
+    after_guard_attack(game, attack)
+    if game.state.result is None:
+        return False
+    finish(game, attack)
+    return True
+
+
 def _outcome(game: TriumphGame, attack: AttackState) -> None:
     state = game.state
+    if _settle_morale(game, attack):
+        return
     if attack.artillery_led:
         if readings.CLOSE_APPROACH_AFTER_ARTILLERY_ATTACK:
             state.turn.closed.add((attack.attack_locale, attack.defence_locale))
@@ -285,7 +300,9 @@ def advance_candidates(game: TriumphGame, attack: AttackState) -> list[str]:
     if not attack.defenders_in_reserve:
         return []
     reserve = Position(attack.defence_locale)
-    return [u for u in attack.defenders if game.state.units[u].at == reserve]
+    # the fixed battery never moves (1.4): it neither advances nor is asked to
+    return [u for u in attack.defenders if game.state.units[u].at == reserve
+            and u != game.state.fixed_battery]
 
 
 def advance(game: TriumphGame, attack: AttackState, action: Advance) -> None:
@@ -336,12 +353,6 @@ def occupy(game: TriumphGame, attack: AttackState, action: Occupy) -> None:
 
 
 def finish(game: TriumphGame, attack: AttackState) -> None:
-    """End the attack: the loser of a fought attack loses morale for the steps it lost."""
-    state = game.state
-    state.attack = None
-    if not attack.feint and not attack.before_combat and attack.winner is not None:
-        loser = attack.defender if attack.winner == "attacker" else attack.attacker
-        floor = readings.ARTILLERY_LOSSES_MORALE_FLOOR if attack.artillery_led else 0
-        game.lose_morale(loser, attack.lost.get(loser, 0), floor)
-        after_guard_attack(game, attack)
+    """End the attack (its morale was settled when its losses were taken)."""
+    game.state.attack = None
     game.emit("attack-end", side=attack.attacker, feint=attack.feint, winner=attack.winner)

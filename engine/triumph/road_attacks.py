@@ -2,8 +2,9 @@
 
 A road attack is made by cavalry not yet in the attack locale: it rides along a road into the
 attack locale and, with reach left, on across the approach into the defence locale. Its orders
-carry `"road"`: the locales entered in order, the attack locale second to last and the defence
-locale last. If the defender stands it must be a feint, ending in the attack locale (on its
+carry `"road"`: the locales entered in order up to and including the attack locale (3.5); the
+defence locale is implied by the attack, and a road that names it as its last entry too is
+read the same way. If the defender stands it must be a feint, ending in the attack locale (on its
 reserve or its approach); if he retreats before combat the cavalry rides in. Either way its face
 is revealed (1.16). Refusals name `nt-road`.
 """
@@ -37,6 +38,12 @@ def is_road_attack(orders: tuple[Order, ...] | list[Order]) -> bool:
     return any(order.road is not None for order in orders)
 
 
+def attack_road(road: tuple[int, ...], defence_locale: int) -> tuple[int, ...]:
+    """The road of an attack as 3.5 writes it: up to the attack locale (a last entry naming
+    the defence locale is dropped)."""
+    return road[:-1] if road and road[-1] == defence_locale else road
+
+
 def road_path_refusal(state: TriumphState, battle_map: BattleMap, side: str, start: Position,
                       road: tuple[int, ...], attack_locale: int, defence_locale: int,
                       count: int, corps_of_two: bool, into_defence: bool) -> Refusal | None:
@@ -49,20 +56,23 @@ def road_path_refusal(state: TriumphState, battle_map: BattleMap, side: str, sta
         return Refusal(RULE, "an attack by road starts in a reserve")
     if start.locale == attack_locale:
         return Refusal(RULE, f"cavalry already in {attack_locale} attacks the ordinary way")
-    if len(road) < 2 or road[-2:] != (attack_locale, defence_locale):
-        return Refusal(RULE, f"the road of an attack by road ends with the attack locale "
-                             f"{attack_locale} and then the defence locale {defence_locale}")
-    if len(set(road)) != len(road) or start.locale in road:
+    road = attack_road(road, defence_locale)
+    if not road or road[-1] != attack_locale:
+        return Refusal(RULE, f"the road of an attack by road lists the locales entered up to "
+                             f"the attack locale {attack_locale} (the defence locale "
+                             f"{defence_locale} may follow it)")
+    full = road + (defence_locale,)
+    if len(set(full)) != len(full) or start.locale in full:
         return Refusal(RULE, "a road move enters each locale once")
-    if road_path_reach(battle_map, start.locale, road) is None:
+    if road_path_reach(battle_map, start.locale, full) is None:
         return Refusal(RULE, f"no connected road from {start.locale} through "
                              f"{', '.join(map(str, road))} within reach: the cavalry needs "
                              f"reach left to cross into {defence_locale}")
     if into_defence:
         return road_move_refusal(state, battle_map, side, count, corps_of_two, start,
-                                 Position(defence_locale), road, all_cavalry=True)
+                                 Position(defence_locale), full, all_cavalry=True)
     refusal = road_move_refusal(state, battle_map, side, count, corps_of_two, start,
-                                Position(attack_locale), road[:-1], all_cavalry=True)
+                                Position(attack_locale), road, all_cavalry=True)
     if refusal:
         return refusal
     if corps_of_two and _beside_enemy_corps(state, battle_map, attack_locale, opponent(side)):
@@ -82,7 +92,7 @@ def road_orders_refusal(game: TriumphGame, attack: AttackState, orders: tuple[Or
         return Refusal(RULE, "the commands of an attack by road all go by road")
     if readings.ROAD_ATTACK_ONE_COMMAND and len(orders) > 1:
         return Refusal(RULE, "an attack by road is one Unit Move or one Corps Move")
-    roads = {order.road for order in orders}
+    roads = {attack_road(order.road or (), attack.defence_locale) for order in orders}
     if len(roads) > 1:
         return Refusal(RULE, "the commands of one attack by road follow one road")
     units = [u for order in orders for u in order.moving_units]
@@ -117,7 +127,7 @@ def road_riders(game: TriumphGame, side: str, attack_locale: int, defence_locale
                 continue
             if road_path_refusal(state, battle_map, side, unit.at, road, attack_locale,
                                  defence_locale, 1, False, into_defence) is None:
-                found.append((unit.id, road))
+                found.append((unit.id, road[:-1]))
     return found
 
 
@@ -146,11 +156,14 @@ def reveal_riders(game: TriumphGame, orders: tuple[Order, ...]) -> None:
     game.reveal([u for order in orders for u in order.moving_units], "cavalry attacking by road")
 
 
-def road_march_marks(game: TriumphGame, orders: tuple[Order, ...], end: int) -> None:
-    """The marks of a road move that ended in locale `end` (1.8: closed and entered reserves)."""
+def road_march_marks(game: TriumphGame, attack: AttackState, orders: tuple[Order, ...],
+                     end: int) -> None:
+    """The marks of a road attack that ended in locale `end`, the attack or the defence locale
+    (1.8: the reserve entered and stopped in; for a corps of two, every reserve entered)."""
     turn = game.state.turn
-    road = next(order.road for order in orders if order.road is not None)
-    assert road is not None
+    given = next(order.road for order in orders if order.road is not None)
+    assert given is not None
+    road = attack_road(given, attack.defence_locale) + (attack.defence_locale,)
     turn.stopped_in.add(end)
     if any(order.type == "corps_move" and len(order.units) >= 2 for order in orders):
         turn.road_closed.update(road[:road.index(end) + 1])

@@ -6,7 +6,7 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from engine.triumph.errors import TriumphError
-from engine.triumph.pieces import SIDES, Position
+from engine.triumph.pieces import ALLIED, FRENCH, SIDES, Position
 
 Pairs = tuple[tuple[str, Any], ...]
 PAIR_FIELDS = ("losses", "to", "keep", "allocation")
@@ -247,10 +247,31 @@ class EndTurn(Action):
     type: ClassVar[str] = "end_turn"
 
 
+# How a game ends other than by the rules, and the side a declaration names: the side that
+# resigned, the side whose time ran out, the side that made an agreed end final, the side the
+# game waited for when the agreed game time ran out.
+DECLARED_ENDS = ("resignation", "time", "agreed", "game-time")
+
+
+@dataclass(frozen=True)
+class DeclareEnd(Action):
+    """The game ends by a declaration (resignation, agreed end, time), not by the rules."""
+
+    reason: str
+    type: ClassVar[str] = "declare_end"
+
+    @property
+    def winner(self) -> str | None:
+        """The side that wins: the other side after a resignation or a lost clock, else none."""
+        if self.reason in ("resignation", "time"):
+            return ALLIED if self.side == FRENCH else FRENCH
+        return None
+
+
 ACTION_TYPES: dict[str, type[Action]] = {cls.type: cls for cls in (
     CorpsMove, DetachMove, UnitMove, Attach, Threat, Retreat, Defend, Feint, Press,
     DefenceLeaders, Attack, CounterAttack, AssignLosses, OddLoss, Advance, Regroup, Occupy,
-    EndTurn)}
+    EndTurn, DeclareEnd)}
 
 
 def action_from_dict(data: Any) -> Action:
@@ -283,6 +304,10 @@ def _read_field(cls: type[Action], name: str, value: Any) -> Any:
         return Position.parse(value)
     if name in ("units", "commanders", "leaders"):
         return _texts(value)
+    if name == "reason":
+        if value not in DECLARED_ENDS:
+            raise TriumphError(f"{kind}.reason must be one of {', '.join(DECLARED_ENDS)}")
+        return value
     if name in ("commander", "unit", "guard", "engage", "end", "entry"):
         if not isinstance(value, str):
             raise TriumphError(f"{kind}.{name} must be a string")

@@ -14,9 +14,8 @@ from engine.triumph.actions import Order
 from engine.triumph.commands import independent_command_refusal
 from engine.triumph.mapdata import BattleMap
 from engine.triumph.pieces import ARTILLERY, FRENCH, Position, Unit
+from engine.triumph.refusals import refusal
 from engine.triumph.state import TriumphState
-
-BATTERY_RULE = "nt-fixed-battery"
 
 
 def fire_refusal(state: TriumphState, battle_map: BattleMap, attack_locale: int,
@@ -30,11 +29,8 @@ def fire_refusal(state: TriumphState, battle_map: BattleMap, attack_locale: int,
     downhill = (battle_map.locales[attack_locale].hill
                 and not battle_map.locales[defence_locale].hill)
     if last == state.round - 1 and not downhill:
-        return Refusal("nt-artillery", f"artillery led an attack across {attack_locale}>"
-                                       f"{defence_locale} last round: it may again only firing "
-                                       f"down from a hill",
-                       "artillery-fired-last-round",
-                       {"attack_locale": attack_locale, "defence_locale": defence_locale})
+        return refusal("artillery-fired-last-round", attack_locale=attack_locale,
+                       defence_locale=defence_locale)
     return None
 
 
@@ -44,8 +40,7 @@ def attack_fire_refusal(state: TriumphState, battle_map: BattleMap, attack_local
     """The artillery rules of an attack's declaration: the fixed battery attacks only by
     leading with its fire, and artillery leads only where it may fire now."""
     if state.fixed_battery in attackers and not artillery_led:
-        return Refusal(BATTERY_RULE, "the fixed battery attacks only by leading with its fire",
-                       "battery-attacks-only-by-fire", {"unit": state.fixed_battery})
+        return refusal("battery-attacks-only-by-fire", unit=state.fixed_battery)
     if not artillery_led:
         return None
     return fire_refusal(state, battle_map, attack_locale, defence_locale)
@@ -95,7 +90,5 @@ def occupation_battery_refusal(state: TriumphState, orders: tuple[Order, ...] | 
     if state.fixed_battery not in moving:
         return None
     if not holds_in_place(state, orders):
-        return Refusal(BATTERY_RULE, "the fixed battery never moves: it does not occupy a "
-                                     "locale", "battery-never-occupies",
-                       {"unit": state.fixed_battery})
+        return refusal("battery-never-occupies", unit=state.fixed_battery)
     return None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.triumph import attack as steps
 from engine.triumph import resolution
@@ -37,15 +37,13 @@ from engine.triumph.commands import (
 )
 from engine.triumph.movement import road_paths
 from engine.triumph.pieces import Position, opponent
+from engine.triumph.protocols import ReadGame
 from engine.triumph.retreat import retreat_plan, retreat_targets
 from engine.triumph.road_attacks import road_order_sets, road_riders
 from engine.triumph.state import AttackState
 
-if TYPE_CHECKING:
-    from engine.triumph.game import TriumphGame
 
-
-def legal_actions(game: TriumphGame) -> list[Action]:
+def legal_actions(game: ReadGame) -> list[Action]:
     """Every legal command, or a representative set of legal answers to the attack's step."""
     if game.state.result is not None:
         return []
@@ -57,7 +55,7 @@ def legal_actions(game: TriumphGame) -> list[Action]:
     return [a for a in candidates if game.check(a) is None]
 
 
-def decision_options(game: TriumphGame) -> dict[str, Any]:
+def decision_options(game: ReadGame) -> dict[str, Any]:
     """{"side", "decision", "options"}: the pending decision and its legal actions as data."""
     awaiting = game.awaiting()
     if awaiting is None:
@@ -67,7 +65,7 @@ def decision_options(game: TriumphGame) -> dict[str, Any]:
             "options": [a.to_dict() for a in legal_actions(game)]}
 
 
-def _destinations(game: TriumphGame, start: Position) -> list[Position]:
+def _destinations(game: ReadGame, start: Position) -> list[Position]:
     battle_map = game.map
     if start.is_reserve:
         found = [Position(n) for n in battle_map.neighbours(start.locale)]
@@ -77,7 +75,7 @@ def _destinations(game: TriumphGame, start: Position) -> list[Position]:
     return [Position(start.locale), Position(start.toward)]
 
 
-def _moves_for(game: TriumphGame, make: Any, start: Position, roads: bool,
+def _moves_for(game: ReadGame, make: Any, start: Position, roads: bool,
                cavalry: bool = False) -> list[Action]:
     found: list[Action] = []
     for to in _destinations(game, start):
@@ -96,7 +94,7 @@ def _moves_for(game: TriumphGame, make: Any, start: Position, roads: bool,
     return found
 
 
-def _commands(game: TriumphGame) -> list[Action]:
+def _commands(game: ReadGame) -> list[Action]:
     state = game.state
     side = state.to_move
     found: list[Action] = [EndTurn(side)]
@@ -135,7 +133,7 @@ def _commands(game: TriumphGame) -> list[Action]:
     return found
 
 
-def _road_threats(game: TriumphGame, side: str, listed: set[tuple[int, int]]) -> list[Action]:
+def _road_threats(game: ReadGame, side: str, listed: set[tuple[int, int]]) -> list[Action]:
     """Threats only cavalry riding by road could carry out (1.9 step 1)."""
     state = game.state
     pairs: dict[tuple[int, int], None] = {}
@@ -155,7 +153,7 @@ def _road_threats(game: TriumphGame, side: str, listed: set[tuple[int, int]]) ->
     return found
 
 
-def _order_sets(game: TriumphGame, attack: AttackState) -> list[tuple[Order, ...]]:
+def _order_sets(game: ReadGame, attack: AttackState) -> list[tuple[Order, ...]]:
     """Plausible command sets for an attack: one per start position and per kind of command."""
     state = game.state
     found: list[tuple[Order, ...]] = []
@@ -176,7 +174,7 @@ def _order_sets(game: TriumphGame, attack: AttackState) -> list[tuple[Order, ...
     return found
 
 
-def _attack_candidates(game: TriumphGame, attack: AttackState) -> list[Action]:
+def _attack_candidates(game: ReadGame, attack: AttackState) -> list[Action]:
     state = game.state
     side = steps.decider(attack)
     step = attack.step
@@ -243,7 +241,7 @@ def _attack_candidates(game: TriumphGame, attack: AttackState) -> list[Action]:
     return []
 
 
-def _advance(game: TriumphGame, attack: AttackState, units: tuple[str, ...]) -> Advance:
+def _advance(game: ReadGame, attack: AttackState, units: tuple[str, ...]) -> Advance:
     """Advance `units`, with every commander whose units in the reserve all go."""
     reserve = Position(attack.defence_locale)
     commanders = []
@@ -254,7 +252,7 @@ def _advance(game: TriumphGame, attack: AttackState, units: tuple[str, ...]) -> 
     return Advance(attack.defender, units, tuple(commanders))
 
 
-def _allocations(game: TriumphGame, side: str, group: list[str], points: int
+def _allocations(game: ReadGame, side: str, group: list[str], points: int
                  ) -> list[Action]:
     found: list[Action] = []
     for order in (group, list(reversed(group))):
@@ -267,7 +265,7 @@ def _allocations(game: TriumphGame, side: str, group: list[str], points: int
     return found
 
 
-def _retreat_choice(game: TriumphGame, attack: AttackState, prefer: int | None) -> Retreat:
+def _retreat_choice(game: ReadGame, attack: AttackState, prefer: int | None) -> Retreat:
     """A legal retreat: losses on the first units of each group, survivors to `prefer` first."""
     state = game.state
     plan = retreat_plan(state, game.map, attack)

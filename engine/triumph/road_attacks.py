@@ -11,12 +11,11 @@ is revealed (1.16). Refusals name `nt-road`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.core.refusals import Refusal
 from engine.triumph import readings
 from engine.triumph.actions import Order
 from engine.triumph.commands import can_be_commanded
+from engine.triumph.effects import reveal
 from engine.triumph.mapdata import BattleMap
 from engine.triumph.movement import (
     _beside_enemy_corps,
@@ -25,10 +24,9 @@ from engine.triumph.movement import (
     road_paths,
 )
 from engine.triumph.pieces import CAVALRY, Position, opponent
+from engine.triumph.protocols import RulingGame
+from engine.triumph.refusals import refusal
 from engine.triumph.state import AttackState, TriumphState
-
-if TYPE_CHECKING:
-    from engine.triumph.game import TriumphGame
 
 RULE = "nt-road"
 
@@ -53,35 +51,32 @@ def road_path_refusal(state: TriumphState, battle_map: BattleMap, side: str, sta
     they ride up to the attack locale and must have the reach to go on into the defence locale.
     """
     if not start.is_reserve:
-        return Refusal(RULE, "an attack by road starts in a reserve")
+        return refusal("road-attack-from-reserve", start=str(start))
     if start.locale == attack_locale:
-        return Refusal(RULE, f"cavalry already in {attack_locale} attacks the ordinary way")
+        return refusal("road-attack-in-place", attack_locale=attack_locale)
     road = attack_road(road, defence_locale)
     if not road or road[-1] != attack_locale:
-        return Refusal(RULE, f"the road of an attack by road lists the locales entered up to "
-                             f"the attack locale {attack_locale} (the defence locale "
-                             f"{defence_locale} may follow it)")
+        return refusal("road-attack-road", attack_locale=attack_locale,
+                       defence_locale=defence_locale, road=road)
     full = road + (defence_locale,)
     if len(set(full)) != len(full) or start.locale in full:
-        return Refusal(RULE, "a road move enters each locale once")
+        return refusal("road-enters-once", road=full)
     if road_path_reach(battle_map, start.locale, full) is None:
-        return Refusal(RULE, f"no connected road from {start.locale} through "
-                             f"{', '.join(map(str, road))} within reach: the cavalry needs "
-                             f"reach left to cross into {defence_locale}")
+        return refusal("road-attack-reach", start=start.locale, road=road,
+                       defence_locale=defence_locale)
     if into_defence:
         return road_move_refusal(state, battle_map, side, count, corps_of_two, start,
                                  Position(defence_locale), full, all_cavalry=True)
-    refusal = road_move_refusal(state, battle_map, side, count, corps_of_two, start,
+    problem = road_move_refusal(state, battle_map, side, count, corps_of_two, start,
                                 Position(attack_locale), road, all_cavalry=True)
-    if refusal:
-        return refusal
+    if problem:
+        return problem
     if corps_of_two and _beside_enemy_corps(state, battle_map, attack_locale, opponent(side)):
-        return Refusal(RULE, f"{attack_locale} is beside an enemy corps of two or more units: "
-                             f"a corps riding by road must halt there and cannot attack on")
+        return refusal("road-attack-halts", attack_locale=attack_locale)
     return None
 
 
-def road_orders_refusal(game: TriumphGame, attack: AttackState, orders: tuple[Order, ...]
+def road_orders_refusal(game: RulingGame, attack: AttackState, orders: tuple[Order, ...]
                         ) -> Refusal | None:
     """Why commands going by road cannot carry out the attack's current step, or None.
 
@@ -89,20 +84,21 @@ def road_orders_refusal(game: TriumphGame, attack: AttackState, orders: tuple[Or
     """
     state = game.state
     if not all(order.road is not None for order in orders):
-        return Refusal(RULE, "the commands of an attack by road all go by road")
+        return refusal("road-attack-all-by-road")
     if readings.ROAD_ATTACK_ONE_COMMAND and len(orders) > 1:
-        return Refusal(RULE, "an attack by road is one Unit Move or one Corps Move")
+        return refusal("road-attack-one-command")
     roads = {attack_road(order.road or (), attack.defence_locale) for order in orders}
     if len(roads) > 1:
-        return Refusal(RULE, "the commands of one attack by road follow one road")
+        return refusal("road-attack-one-road")
     units = [u for order in orders for u in order.moving_units]
     if any(state.units[u].face.type != CAVALRY for u in units):
-        return Refusal(RULE, "only cavalry attacks by road")
+        return refusal("road-attack-cavalry",
+                       units=[u for u in units if state.units[u].face.type != CAVALRY])
     starts = {state.units[u].at for u in units}
     if len(starts) > 1:
-        return Refusal(RULE, "the commands of an attack by road start from one reserve")
+        return refusal("road-attack-one-reserve")
     if attack.step == "attack":
-        return Refusal(RULE, "the defender stands: a cavalry attack by road must be a feint")
+        return refusal("road-attack-must-feint")
     start = next(iter(starts))
     road = next(iter(roads))
     assert start is not None and road is not None
@@ -112,7 +108,7 @@ def road_orders_refusal(game: TriumphGame, attack: AttackState, orders: tuple[Or
                              corps_of_two, into_defence=attack.step == "occupy")
 
 
-def road_riders(game: TriumphGame, side: str, attack_locale: int, defence_locale: int,
+def road_riders(game: RulingGame, side: str, attack_locale: int, defence_locale: int,
                 into_defence: bool = False) -> list[tuple[str, tuple[int, ...]]]:
     """(unit, road) for each cavalry unit that could attack alone by that road now."""
     state, battle_map = game.state, game.map
@@ -131,7 +127,7 @@ def road_riders(game: TriumphGame, side: str, attack_locale: int, defence_locale
     return found
 
 
-def road_order_sets(game: TriumphGame, attack: AttackState, into_defence: bool
+def road_order_sets(game: RulingGame, attack: AttackState, into_defence: bool
                     ) -> list[tuple[Order, ...]]:
     """Plausible road commands for a feint or occupation: each rider alone, and with its corps."""
     state = game.state
@@ -151,12 +147,12 @@ def road_order_sets(game: TriumphGame, attack: AttackState, into_defence: bool
     return list(found)
 
 
-def reveal_riders(game: TriumphGame, orders: tuple[Order, ...]) -> None:
+def reveal_riders(game: RulingGame, orders: tuple[Order, ...]) -> None:
     """1.16: cavalry that attacks by road shows its face."""
-    game.reveal([u for order in orders for u in order.moving_units], "cavalry attacking by road")
+    reveal(game, [u for order in orders for u in order.moving_units], "cavalry attacking by road")
 
 
-def road_march_marks(game: TriumphGame, attack: AttackState, orders: tuple[Order, ...],
+def road_march_marks(game: RulingGame, attack: AttackState, orders: tuple[Order, ...],
                      end: int) -> None:
     """The marks of a road attack that ended in locale `end`, the attack or the defence locale
     (1.8: the reserve entered and stopped in; for a corps of two, every reserve entered)."""

@@ -387,3 +387,25 @@ def test_an_attacker_eliminated_in_its_own_failed_attack_costs_its_army_morale()
     assert g.awaiting() == ("allied", "advance")
     play(g, act("allied", "advance", units=["a1"]))
     assert g.state.morale == {"french": 21, "allied": 27} and g.state.attack is None
+
+
+def test_the_beaten_defender_pays_combat_counter_attack_and_retreat_steps() -> None:
+    # 1.11 on every path of one attack: p2's counter-attack step and p1's combat step are paid
+    # when the losses are taken (27 -> 25), p4's retreat step when it retreats (25 -> 24)
+    g = battle(defence=[unit("p1", "allied", "I2", "R108", "Prebyshevsky"),
+                        unit("p2", "allied", "I2", "R108", "Prebyshevsky"),
+                        unit("p3", "allied", "C2", "R108", "Prebyshevsky"),
+                        unit("p4", "allied", "I2", "R108", "Prebyshevsky")])
+    play(g, act("french", "threat", from_=95, into=108),
+         act("allied", "defend", units=["p1", "p2", "p3"]), act("french", "press"),
+         act("allied", "defence_leaders", units=["p1"]),
+         act("french", "attack", orders=LANNES_ALL, leaders=["l1"]))
+    # initial 3 - 2 = 1: the attacker is winning, so infantry may counter-attack
+    play(g, act("allied", "counter_attack", units=["p2"]))
+    # final 1 - (2 - 1) = 0; three units on each side: the tie goes to the French
+    assert g.state.combats[-1]["winner"] == "attacker"
+    assert strength(g, "p1") == 1 and strength(g, "p2") == 1
+    assert g.state.morale["allied"] == 25 and g.awaiting() == ("allied", "retreat")
+    play(g, act("allied", "retreat", losses={"p4": 1}, to={"p1": 96, "p2": 96, "p3": 96, "p4": 96},
+                keep={"Prebyshevsky": "p3"}))
+    assert g.state.morale == {"french": 23, "allied": 24}

@@ -171,6 +171,12 @@ class TriumphGame:
         state, count = self._stack[-1]
         return state, self.events[count:]
 
+    def rulings(self) -> list[tuple[Action, list[Event]]]:
+        """Every action pushed so far with the events it made, in order."""
+        bounds = [count for _, count in self._stack] + [len(self.events)]
+        return [(action, self.events[bounds[i]:bounds[i + 1]])
+                for i, action in enumerate(self.actions)]
+
     def undo(self) -> Action:
         """Same as `pop`."""
         return self.pop()

@@ -21,6 +21,7 @@ class Order:
     commander: str | None = None
     units: tuple[str, ...] = ()
     road: tuple[int, ...] | None = None  # a cavalry attack by road: locales entered, in order
+    entry: str | None = None  # a reinforcement corps attacking as it comes on by this entry road
 
     @property
     def moving_units(self) -> tuple[str, ...]:
@@ -36,6 +37,8 @@ class Order:
             data = {"type": self.type, "commander": self.commander, "units": list(self.units)}
         if self.road is not None:
             data["road"] = list(self.road)
+        if self.entry is not None:
+            data["entry"] = self.entry
         return data
 
     @classmethod
@@ -44,13 +47,16 @@ class Order:
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
             raise TriumphError(f"not an order: {data!r}")
         road = _road(data["road"], "order") if "road" in data else None
+        entry = _text(data, "entry") if "entry" in data else None
         if data["type"] == "unit_move":
-            return cls("unit_move", unit=_text(data, "unit"), road=road)
+            return cls("unit_move", unit=_text(data, "unit"), road=road, entry=entry)
         return cls(data["type"], commander=_text(data, "commander"),
-                   units=_texts(data.get("units", [])), road=road)
+                   units=_texts(data.get("units", [])), road=road, entry=entry)
 
     def __str__(self) -> str:
         by_road = "" if self.road is None else f" by {'-'.join(map(str, self.road))}"
+        if self.entry is not None:
+            by_road = f" entering by {self.entry}{by_road}"
         if self.type == "unit_move":
             return f"unit {self.unit}{by_road}"
         return f"{self.commander}[{','.join(self.units)}]{by_road}"

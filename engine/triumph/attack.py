@@ -14,6 +14,7 @@ from engine.triumph.actions import (
     Feint,
     Occupy,
     OddLoss,
+    Order,
     Press,
     Regroup,
     Retreat,
@@ -60,12 +61,15 @@ from engine.triumph.resolution import (
 )
 from engine.triumph.retreat import default_keep, retreat_plan, retreat_refusal
 from engine.triumph.road_attacks import (
+    attack_road,
+    entry_orders,
     is_road_attack,
     reveal_riders,
     road_march_marks,
     road_riders,
 )
-from engine.triumph.state import AttackState
+from engine.triumph.road_marches import extended, march_attack_refusal
+from engine.triumph.state import AttackState, RoadMarch
 
 ATTACKER_STEPS = {"feint_or_press", "attack", "occupy", "regroup"}
 STEP_ACTIONS: dict[str, tuple[type[Action], ...]] = {
@@ -109,7 +113,9 @@ def apply_threat(game: RulingGame, action: Threat) -> None:
         raise refused("approach-closed", attack_locale=action.from_,
                       defence_locale=action.into)
     if not attack_candidates(game, side, action.from_, action.into) and not road_riders(
-            game, side, action.from_, action.into):
+            game, side, action.from_, action.into) and not entry_orders(
+            state, battle_map, side, action.from_, action.into) and march_attack_refusal(
+            state, battle_map, side, action.from_, action.into, into_defence=False) is not None:
         # 1.9 step 1: a piece there, or (M2) cavalry that can ride up by road and on across
         raise refused("threat-nobody", attack_locale=action.from_, defence_locale=action.into)
     if action.guard is not None:
@@ -298,6 +304,19 @@ def _occupy(game: RulingGame, attack: AttackState, action: Occupy) -> None:
     occupy(game, attack, action)
     if by_road:
         road_march_marks(game, attack, action.orders, attack.defence_locale)
+        _march_on(game, attack, action.orders[0])
+
+
+def _march_on(game: RulingGame, attack: AttackState, order: Order) -> None:
+    """Cavalry that took a locale by road may ride on this turn (road_marches.py)."""
+    turn = game.state.turn
+    if attack.riding_on and turn.road_march is not None:
+        turn.road_march = extended(turn.road_march, attack.defence_locale)
+        return
+    road = attack_road(order.road or (), attack.defence_locale) + (attack.defence_locale,)
+    start = attack.start.locale if attack.start is not None and order.entry is None else None
+    commander = order.commander if order.type == "corps_move" else None
+    turn.road_march = RoadMarch(order.moving_units, commander, start, order.entry, road)
 
 
 def _feint(game: RulingGame, attack: AttackState, action: Feint) -> None:
@@ -319,7 +338,9 @@ def _feint(game: RulingGame, attack: AttackState, action: Feint) -> None:
             game.state.commanders[name].at = to
         if by_road:
             reveal_riders(game, action.orders)
-            road_march_marks(game, attack, action.orders, attack.attack_locale)
+            if not attack.riding_on:
+                road_march_marks(game, attack, action.orders, attack.attack_locale)
+    game.state.turn.road_march = None  # a feint ends any riding on
     attack.feint = True
     game.state.turn.closed.add((attack.attack_locale, attack.defence_locale))
     game.emit(Feinted(attack.attacker, tuple(attack.attackers), action.end))

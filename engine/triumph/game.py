@@ -42,6 +42,7 @@ from engine.triumph.pieces import FRENCH, Position, opponent
 from engine.triumph.positions import position_from_state, state_from_position
 from engine.triumph.refusals import Refused, refused
 from engine.triumph.reinforcements import apply_entry, entry_actions, entry_refusal
+from engine.triumph.road_marches import apply_ride_on, is_ride_on, ride_on_refusal
 from engine.triumph.rules import constants
 from engine.triumph.setup import position_from_setups, setup_error
 from engine.triumph.state import TriumphState, TurnState
@@ -199,6 +200,15 @@ class TriumphGame:
             return
         if action.side != state.to_move:
             raise refused("not-your-turn", side=state.to_move)
+        if state.turn.road_march is not None:
+            if isinstance(action, (CorpsMove, UnitMove)) and is_ride_on(state, action):
+                problem = ride_on_refusal(state, self.map, action)
+                if problem:
+                    raise Refused(problem)
+                self._moved(action, apply_ride_on(state, action))
+                return
+            if not isinstance(action, Threat):
+                state.turn.road_march = None  # any other order ends the riding on
         if isinstance(action, CorpsMove) and action.entry is not None:
             problem = entry_refusal(state, self.map, action)
             if problem:
@@ -210,13 +220,7 @@ class TriumphGame:
             problem = move_refusal(state, self.map, action)
             if problem:
                 raise Refused(problem)
-            start = apply_move(state, action)
-            units = tuple(_moving(action))
-            self.emit(MOVED_EVENTS[action.type](
-                action.side, units, getattr(action, "commander", None), str(start),
-                str(action.to), tuple(action.road) if action.road else None))
-            if action.road is not None and not action.to.is_reserve:
-                reveal(self, units, "cavalry ending a road move blocking")
+            self._moved(action, apply_move(state, action))
         elif isinstance(action, Attach):
             problem = attach_refusal(state, action)
             if problem:
@@ -229,6 +233,15 @@ class TriumphGame:
             attack_steps.apply_threat(self, action)
         else:
             raise refused("no-attack-in-progress", action=action.type)
+
+    def _moved(self, action: CorpsMove | DetachMove | UnitMove, start: Position) -> None:
+        """The event of a move; cavalry ending a road move blocking is shown (1.16)."""
+        units = tuple(_moving(action))
+        self.emit(MOVED_EVENTS[action.type](
+            action.side, units, getattr(action, "commander", None), str(start), str(action.to),
+            tuple(action.road) if action.road else None))
+        if action.road is not None and not action.to.is_reserve:
+            reveal(self, units, "cavalry ending a road move blocking")
 
     def _declare_end(self, action: DeclareEnd) -> None:
         """A resignation, an agreed end or time: the game is over, on the undo stack like an

@@ -96,7 +96,8 @@ def compact(moves: list[Move], one_path: bool) -> list[Destination]:
         if move.to.is_reserve and str(move.to) in plain:
             continue
         written = roads.get(road)
-        if written is not None and not move.to.is_reserve and move.to.locale == road[-1]:
+        if (written is not None and road and not move.to.is_reserve
+                and move.to.locale == road[-1]):
             written.setdefault("block", []).append(move.to.toward)
             continue
         written = {"to": str(move.to), "road": list(road)}

@@ -21,28 +21,34 @@ def road_path_reach(battle_map: BattleMap, start: int, path: list[int] | tuple[i
     return max((reach for _, reach in arrivals), default=None)
 
 
-def road_arrivals(battle_map: BattleMap, start: int, path: list[int] | tuple[int, ...]
+def road_arrivals(battle_map: BattleMap, start: int, path: list[int] | tuple[int, ...],
+                  stretch: int | None = None, main: bool = True, entered: int = 0
                   ) -> list[tuple[int, int]]:
-    """(arrival stretch in the last locale, reach) for each way of travelling the path in reach."""
-    if not path:
+    """(arrival stretch in the last locale, reach) for each way of travelling the path in reach.
+
+    The road leaves `start` on `stretch` (None: any of its stretches) with `main` telling
+    whether it has been the main road so far; `entered` locales were already entered before
+    `path` (an entry road's own locale) and count against the reach.
+    """
+    if not path and stretch is None:
         return []
     reach = constants()
     found: list[tuple[int, int]] = []
     # (locale, arrival stretch or None at the start, all crossings so far main)
-    frontier: list[tuple[int, int | None, bool]] = [(start, None, True)]
+    frontier: list[tuple[int, int | None, bool]] = [(start, stretch, main)]
     for target in path:
         following = []
-        for locale, stretch, main in frontier:
+        for locale, arrived, so_far in frontier:
             for step in battle_map.road_steps(locale):
-                if step.target == target and (stretch is None or step.source_stretch == stretch):
-                    following.append((target, step.target_stretch, main and step.main))
+                if step.target == target and (arrived is None or step.source_stretch == arrived):
+                    following.append((target, step.target_stretch, so_far and step.main))
         frontier = list(dict.fromkeys(following))
         if not frontier:
             return []
-    for _, stretch, main in frontier:
-        limit = reach.main_reach if main else reach.local_reach
-        if len(path) <= limit and stretch is not None:
-            found.append((stretch, limit))
+    for _, arrived, so_far in frontier:
+        limit = reach.main_reach if so_far else reach.local_reach
+        if len(path) + entered <= limit and arrived is not None:
+            found.append((arrived, limit))
     return found
 
 

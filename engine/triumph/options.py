@@ -38,6 +38,7 @@ from engine.triumph.commands import (
 from engine.triumph.movement import road_paths
 from engine.triumph.pieces import Position, opponent
 from engine.triumph.protocols import ReadGame
+from engine.triumph.reinforcements import paths_from, waiting_units
 from engine.triumph.retreat import retreat_plan, retreat_targets
 from engine.triumph.road_attacks import road_order_sets, road_riders
 from engine.triumph.state import AttackState
@@ -97,7 +98,7 @@ def _moves_for(game: ReadGame, make: Any, start: Position, roads: bool,
 def _commands(game: ReadGame) -> list[Action]:
     state = game.state
     side = state.to_move
-    found: list[Action] = [EndTurn(side)]
+    found: list[Action] = [EndTurn(side), *_rides_on(game)]
     for unit in state.units.values():
         if unit.side != side or unit.at is None or unit.id in state.turn.moved:
             continue
@@ -133,6 +134,28 @@ def _commands(game: ReadGame) -> list[Action]:
     return found
 
 
+def _rides_on(game: ReadGame) -> list[Action]:
+    """The moves by which cavalry that took a locale by road rides on (road_marches.py)."""
+    state, battle_map = game.state, game.map
+    march = state.turn.road_march
+    if march is None:
+        return []
+    last = march.path[-1]
+    ends: list[tuple[Position, tuple[int, ...]]] = [
+        (Position(last, n), ()) for n in battle_map.neighbours(last)]
+    for road in road_paths(battle_map, last):
+        ends += [(Position(road[-1]), road)]
+        ends += [(Position(road[-1], n), road) for n in battle_map.neighbours(road[-1])]
+    found: list[Action] = []
+    for to, road in ends:
+        move: Action = (UnitMove(state.to_move, march.units[0], to, road)
+                        if march.commander is None else
+                        CorpsMove(state.to_move, march.commander, march.units, to, road))
+        if game.check(move) is None:
+            found.append(move)
+    return found
+
+
 def _road_threats(game: ReadGame, side: str, listed: set[tuple[int, int]]) -> list[Action]:
     """Threats only cavalry riding by road could carry out (1.9 step 1)."""
     state = game.state
@@ -150,7 +173,28 @@ def _road_threats(game: ReadGame, side: str, listed: set[tuple[int, int]]) -> li
                 and (attack_locale, defence_locale) not in state.turn.closed
                 and road_riders(game, side, attack_locale, defence_locale)):
             found.append(Threat(side, attack_locale, defence_locale))
+    listed |= {(t.from_, t.into) for t in found if isinstance(t, Threat)}
+    # cavalry riding on from the locale it took, and waiting cavalry corps coming on by road
+    starts = {path[-1] for entry in game.map.entries.values() if entry.side == side
+              for path in paths_from(game.map, entry)} if _waiting_cavalry(game, side) else set()
+    if state.turn.road_march is not None:
+        starts.add(state.turn.road_march.path[-1])
+    for attack_locale in sorted(starts):
+        for defence_locale in game.map.neighbours(attack_locale):
+            threat = Threat(side, attack_locale, defence_locale)
+            if ((attack_locale, defence_locale) not in listed
+                    and state.occupant(defence_locale) == opponent(side)
+                    and game.check(threat) is None):
+                found.append(threat)
     return found
+
+
+def _waiting_cavalry(game: ReadGame, side: str) -> bool:
+    """Whether a waiting reinforcement corps of `side` is all cavalry (it may attack by road)."""
+    state = game.state
+    return any(c.side == side and c.off_map and (units := waiting_units(state, c.name))
+               and all(state.units[u].face.type == "cavalry" for u in units)
+               for c in state.commanders.values())
 
 
 def _order_sets(game: ReadGame, attack: AttackState) -> list[tuple[Order, ...]]:

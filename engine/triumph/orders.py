@@ -8,7 +8,9 @@ from engine.triumph.commands import corps_units_refusal, unit_refusal
 from engine.triumph.pieces import Position
 from engine.triumph.protocols import RulingGame
 from engine.triumph.refusals import Refused, refused
+from engine.triumph.reinforcements import enter_to_attack
 from engine.triumph.road_attacks import is_road_attack, road_orders_refusal
+from engine.triumph.road_marches import is_march_order, march_attack_refusal
 from engine.triumph.rules import constants
 from engine.triumph.state import AttackState
 
@@ -19,6 +21,23 @@ def check_orders(game: RulingGame, attack: AttackState, orders: tuple[Order, ...
     state = game.state
     if not orders:
         raise refused("name-commands")
+    if is_march_order(state, orders, attack.defence_locale):
+        # the cavalry that took the attack locale by road rides on: no new command
+        if attack.step == "attack":
+            raise refused("road-attack-must-feint")
+        problem = march_attack_refusal(state, game.map, attack.attacker, attack.attack_locale,
+                                       attack.defence_locale, attack.step == "occupy")
+        if problem:
+            raise Refused(problem)
+        attack.riding_on = True
+        return Position(attack.attack_locale)
+    state.turn.road_march = None  # any other order closes the road march
+    if any(order.entry is not None for order in orders):
+        # a waiting corps attacking as it comes on: its entry is checked as its command
+        problem = road_orders_refusal(game, attack, orders)
+        if problem:
+            raise Refused(problem)
+        return Position((orders[0].road or (attack.attack_locale,))[0])
     starts: set[Position] = set()
     seen: set[str] = set()
     independent = 0
@@ -83,14 +102,22 @@ def check_orders(game: RulingGame, attack: AttackState, orders: tuple[Order, ...
 
 
 def spend_orders(game: RulingGame, attack: AttackState, orders: tuple[Order, ...]) -> None:
-    """Count the commands and mark the units moved; a Corps Move leaves the others behind."""
+    """Count the commands and mark the units moved; a Corps Move leaves the others behind.
+
+    A waiting corps attacking as it comes on is placed on its entry locale first."""
     state = game.state
     attack.orders = list(orders)
     attack.attackers = [u for order in orders for u in order.moving_units]
     attack.moving_commanders = [o.commander for o in orders
                                 if o.type == "corps_move" and o.commander is not None]
+    entering = orders[0].entry
+    if entering is not None and orders[0].commander is not None and orders[0].road:
+        enter_to_attack(game, attack.attacker, orders[0].commander, orders[0].units, entering,
+                        orders[0].road[0])
     first = state.units[attack.attackers[0]].at
     attack.start = first
+    if attack.riding_on or entering is not None:
+        return  # riding on costs nothing more; an entry was the corps' command
     for order in orders:
         if order.type == "unit_move":
             assert order.unit is not None

@@ -104,8 +104,10 @@ REASONS: dict[str, tuple[str, str]] = {
                               "corps must halt there"),
     "detach-no-road": ("nt-road", "a Detach Move never uses roads"),
     "road-attack-from-reserve": ("nt-road", "an attack by road starts in a reserve"),
-    "road-attack-in-place": ("nt-road", "cavalry already in {attack_locale} attacks the "
-                                        "ordinary way"),
+    "entry-attack-corps": ("nt-reinforcement", "a reinforcement corps attacks as it comes on by "
+                                               "one Corps Move of the whole corps"),
+    "ride-on-units": ("nt-road", "riding on is the command of the road attack that took "
+                                 "{locale}: {units}, and no other unit"),
     "road-attack-road": ("nt-road", "the road of an attack by road lists the locales entered up "
                                     "to the attack locale {attack_locale} (the defence locale "
                                     "{defence_locale} may follow it)"),

@@ -13,7 +13,7 @@ from engine.triumph import readings
 from engine.triumph.actions import CorpsMove
 from engine.triumph.events import MoraleChanged, Reinforced
 from engine.triumph.mapdata import BattleMap, Entry
-from engine.triumph.movement import destination_refusal, road_passage_refusal
+from engine.triumph.movement import destination_refusal, road_arrivals, road_passage_refusal
 from engine.triumph.pieces import FRENCH, Position
 from engine.triumph.protocols import RulingGame
 from engine.triumph.refusals import refusal
@@ -80,18 +80,16 @@ def entry_refusal(state: TriumphState, battle_map: BattleMap, action: CorpsMove
 
 def entry_reach(battle_map: BattleMap, entry: Entry, road: tuple[int, ...]) -> int | None:
     """The reach of a road from an entry (3 if main all along, else 2), None if it breaks."""
-    frontier = {(entry.stretch, entry.main)}
-    for previous, target in zip(road, road[1:], strict=False):
-        frontier = {(step.target_stretch, main and step.main)
-                    for stretch, main in frontier
-                    for step in battle_map.road_steps(previous)
-                    if step.target == target and step.source_stretch == stretch}
-        if not frontier:
-            return None
-    limits = constants()
-    reaches = [limits.main_reach if main else limits.local_reach for _, main in frontier]
-    fitting = [r for r in reaches if len(road) <= r]
-    return max(fitting) if fitting else None
+    return max((reach for _, reach in entry_arrivals(battle_map, entry, road)), default=None)
+
+
+def entry_arrivals(battle_map: BattleMap, entry: Entry, road: tuple[int, ...]
+                   ) -> list[tuple[int, int]]:
+    """(arrival stretch, reach) of a road that comes on by `entry` (its first locale is the
+    entry locale, which counts as entered)."""
+    if not road or road[0] != entry.locale:
+        return []
+    return road_arrivals(battle_map, entry.locale, road[1:], entry.stretch, entry.main, 1)
 
 
 def apply_entry(game: RulingGame, action: CorpsMove) -> None:
@@ -115,7 +113,29 @@ def apply_entry(game: RulingGame, action: CorpsMove) -> None:
         state.turn.road_closed.update(action.road or ())
     game.emit(Reinforced(action.side, action.commander, tuple(action.units), action.entry,
                          str(action.to), tuple(action.road or ()), second))
-    if action.side == FRENCH and not state.reinforcements_entered:
+    _first_entry_bonus(game, action.side)
+
+
+def enter_to_attack(game: RulingGame, side: str, commander: str, units: tuple[str, ...],
+                    entry: str, locale: int) -> None:
+    """A waiting corps attacking as it comes on (road_attacks.py) stands first on its entry
+    locale, from which its road attack moves it on; that attack is its one command."""
+    state = game.state
+    at = Position(locale)
+    for unit_id in units:
+        state.units[unit_id].at, state.units[unit_id].off_map = at, False
+    state.turn.moved.update(units)
+    state.commanders[commander].at, state.commanders[commander].off_map = at, False
+    state.turn.corps_commands += 1
+    state.turn.commanded.add(commander)
+    game.emit(Reinforced(side, commander, units, entry, str(at), (locale,), False))
+    _first_entry_bonus(game, side)
+
+
+def _first_entry_bonus(game: RulingGame, side: str) -> None:
+    """The first French reinforcement to enter lifts French morale and switches victory."""
+    state = game.state
+    if side == FRENCH and not state.reinforcements_entered:
         state.reinforcements_entered = True
         bonus = int(raw_order_of_battle()["constants"]["reinforcement_morale_bonus"])
         before = state.morale[FRENCH]
@@ -136,12 +156,13 @@ def entry_actions(state: TriumphState, battle_map: BattleMap, side: str) -> list
         for entry in battle_map.entries.values():
             if entry.side != side:
                 continue
-            for road in _paths_from(battle_map, entry):
+            for road in paths_from(battle_map, entry):
                 found[CorpsMove(side, name, units, Position(road[-1]), road, entry=entry.id)] = None
     return list(found)
 
 
-def _paths_from(battle_map: BattleMap, entry: Entry) -> list[tuple[int, ...]]:
+def paths_from(battle_map: BattleMap, entry: Entry) -> list[tuple[int, ...]]:
+    """Every road path within reach that comes on by `entry` (the entry locale first)."""
     limits = constants()
     paths: list[tuple[int, ...]] = []
     stack: list[tuple[tuple[int, ...], int, bool]] = [((entry.locale,), entry.stretch, entry.main)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from engine.core.refusals import Refusal
 from engine.triumph import readings
-from engine.triumph.actions import Order
+from engine.triumph.actions import CorpsMove, Order
 from engine.triumph.commands import can_be_commanded
 from engine.triumph.effects import reveal
 from engine.triumph.mapdata import BattleMap
@@ -26,6 +26,8 @@ from engine.triumph.movement import (
 from engine.triumph.pieces import CAVALRY, Position, opponent
 from engine.triumph.protocols import RulingGame
 from engine.triumph.refusals import refusal
+from engine.triumph.reinforcements import entry_arrivals, entry_refusal, paths_from, waiting_units
+from engine.triumph.road_marches import march_orders
 from engine.triumph.state import AttackState, TriumphState
 
 RULE = "nt-road"
@@ -52,10 +54,8 @@ def road_path_refusal(state: TriumphState, battle_map: BattleMap, side: str, sta
     """
     if not start.is_reserve:
         return refusal("road-attack-from-reserve", start=str(start))
-    if start.locale == attack_locale:
-        return refusal("road-attack-in-place", attack_locale=attack_locale)
     road = attack_road(road, defence_locale)
-    if not road or road[-1] != attack_locale:
+    if (road[-1] if road else start.locale) != attack_locale:
         return refusal("road-attack-road", attack_locale=attack_locale,
                        defence_locale=defence_locale, road=road)
     full = road + (defence_locale,)
@@ -67,13 +67,69 @@ def road_path_refusal(state: TriumphState, battle_map: BattleMap, side: str, sta
     if into_defence:
         return road_move_refusal(state, battle_map, side, count, corps_of_two, start,
                                  Position(defence_locale), full, all_cavalry=True)
-    problem = road_move_refusal(state, battle_map, side, count, corps_of_two, start,
-                                Position(attack_locale), road, all_cavalry=True)
-    if problem:
-        return problem
+    if road:
+        problem = road_move_refusal(state, battle_map, side, count, corps_of_two, start,
+                                    Position(attack_locale), road, all_cavalry=True)
+        if problem:
+            return problem
     if corps_of_two and _beside_enemy_corps(state, battle_map, attack_locale, opponent(side)):
         return refusal("road-attack-halts", attack_locale=attack_locale)
     return None
+
+
+def entry_attack_refusal(state: TriumphState, battle_map: BattleMap, side: str,
+                         attack_locale: int, defence_locale: int, orders: tuple[Order, ...],
+                         into_defence: bool) -> Refusal | None:
+    """Why a waiting reinforcement corps cannot attack as it comes on by its entry road, or
+    None: one Corps Move of the whole corps, all cavalry, along a road from the entry to the
+    attack locale with the reach left to cross into the defence locale (our reading 1.8, 1.9;
+    the reconstruction allows it)."""
+    order = orders[0]
+    if len(orders) != 1 or order.type != "corps_move" or order.commander is None:
+        return refusal("entry-attack-corps")
+    road = attack_road(order.road or (), defence_locale)
+    if not road or road[-1] != attack_locale:
+        return refusal("road-attack-road", attack_locale=attack_locale,
+                       defence_locale=defence_locale, road=road)
+    to = Position(defence_locale) if into_defence else Position(attack_locale)
+    path = road + (defence_locale,) if into_defence else road
+    move = CorpsMove(side, order.commander, order.units, to, path, entry=order.entry)
+    problem = entry_refusal(state, battle_map, move)
+    if problem:
+        return problem
+    if any(state.units[u].face.type != CAVALRY for u in order.units):
+        return refusal("road-attack-cavalry",
+                       units=[u for u in order.units if state.units[u].face.type != CAVALRY])
+    entry = battle_map.entries[order.entry or ""]
+    if not entry_arrivals(battle_map, entry, road + (defence_locale,)):
+        return refusal("road-attack-reach", start=entry.locale, road=road,
+                       defence_locale=defence_locale)
+    if (not into_defence and len(order.units) >= 2
+            and _beside_enemy_corps(state, battle_map, attack_locale, opponent(side))):
+        return refusal("road-attack-halts", attack_locale=attack_locale)
+    return None
+
+
+def entry_orders(state: TriumphState, battle_map: BattleMap, side: str, attack_locale: int,
+                 defence_locale: int, into_defence: bool = False) -> list[Order]:
+    """The Corps Moves by which waiting cavalry corps could attack as they come on."""
+    found = []
+    for name, commander in state.commanders.items():
+        units = tuple(waiting_units(state, name))
+        if (commander.side != side or not commander.off_map or not units
+                or any(state.units[u].face.type != CAVALRY for u in units)):
+            continue
+        for entry in battle_map.entries.values():
+            if entry.side != side:
+                continue
+            for path in paths_from(battle_map, entry):
+                order = Order("corps_move", commander=name, units=units, road=path,
+                              entry=entry.id)
+                if path[-1] == attack_locale and entry_attack_refusal(
+                        state, battle_map, side, attack_locale, defence_locale, (order,),
+                        into_defence) is None:
+                    found.append(order)
+    return found
 
 
 def road_orders_refusal(game: RulingGame, attack: AttackState, orders: tuple[Order, ...]
@@ -85,6 +141,11 @@ def road_orders_refusal(game: RulingGame, attack: AttackState, orders: tuple[Ord
     state = game.state
     if not all(order.road is not None for order in orders):
         return refusal("road-attack-all-by-road")
+    if attack.step == "attack":
+        return refusal("road-attack-must-feint")
+    if any(order.entry is not None for order in orders):
+        return entry_attack_refusal(state, game.map, attack.attacker, attack.attack_locale,
+                                    attack.defence_locale, orders, attack.step == "occupy")
     if readings.ROAD_ATTACK_ONE_COMMAND and len(orders) > 1:
         return refusal("road-attack-one-command")
     roads = {attack_road(order.road or (), attack.defence_locale) for order in orders}
@@ -97,8 +158,6 @@ def road_orders_refusal(game: RulingGame, attack: AttackState, orders: tuple[Ord
     starts = {state.units[u].at for u in units}
     if len(starts) > 1:
         return refusal("road-attack-one-reserve")
-    if attack.step == "attack":
-        return refusal("road-attack-must-feint")
     start = next(iter(starts))
     road = next(iter(roads))
     assert start is not None and road is not None
@@ -144,6 +203,13 @@ def road_order_sets(game: RulingGame, attack: AttackState, into_defence: bool
                           and u.face.type == CAVALRY and u.id not in state.turn.moved)
             if len(horse) > 1:
                 found[(Order("corps_move", commander=name, units=horse, road=road),)] = None
+    if into_defence:  # cavalry in the attack locale may ride in by road, to ride on after
+        for unit in state.units_at(Position(attack.attack_locale)):
+            if unit.face.type == CAVALRY and can_be_commanded(state, attack.attacker, unit):
+                found[(Order("unit_move", unit=unit.id, road=()),)] = None
+    for order in entry_orders(state, game.map, attack.attacker, attack.attack_locale,
+                              attack.defence_locale, into_defence) + march_orders(state):
+        found[(order,)] = None
     return list(found)
 
 
@@ -160,6 +226,9 @@ def road_march_marks(game: RulingGame, attack: AttackState, orders: tuple[Order,
     given = next(order.road for order in orders if order.road is not None)
     assert given is not None
     road = attack_road(given, attack.defence_locale) + (attack.defence_locale,)
+    entered = road[:road.index(end) + 1] if end in road else ()
+    if not entered:
+        return  # cavalry that stood in the attack locale and feinted from there
     turn.stopped_in.add(end)
     if any(order.type == "corps_move" and len(order.units) >= 2 for order in orders):
-        turn.road_closed.update(road[:road.index(end) + 1])
+        turn.road_closed.update(entered)

@@ -168,6 +168,15 @@ def test_a_resignation_the_journal_refuses_leaves_the_game_running(tmp_path, mon
         "winner": "allied", "reason": "resignation", "why": "the french player resigned"}
 
 
+def test_a_seat_cannot_declare_the_end_of_the_game_as_an_action(tmp_path):
+    # the engine's declare_end is the referee's own ruling (resign, an agreed draw, the clocks)
+    session, tablets = started(tmp_path)
+    for reason in ("agreed", "resignation"):
+        with pytest.raises(contract.ContractError):
+            tablets.act("red", type="declare_end", reason=reason)
+    assert session.phase == "playing" and session.game.actions == []
+
+
 def test_a_journal_that_fails_keeps_no_action(tmp_path, monkeypatch):
     session, tablets = started(tmp_path)
     before = session.seat_state("red")

@@ -62,20 +62,6 @@ FIRMWARE_ERROR_ROOT = ("hardware.firmware.protocol", "engine.core.errors")
 # Loaded only by tests, benches and the demo: nothing a referee on a Pi runs imports them at
 # module level.
 SIMULATOR = ("hardware.sim", "firmware_bridge.board.sim_source", "firmware_bridge.board.sim_table")
-# KNOWN EXCEPTION, owned by another branch: the Napoleon's Triumph helpers import TriumphGame
-# for their types while game.py imports them. The "nt-engine" branch removes this cycle (a narrow
-# protocol the helpers see the game through); when it lands, the lead deletes this set, and the
-# test below fails until then if the cycle is gone or grew.
-KNOWN_CYCLES_NT_ENGINE = frozenset({
-    "engine.triumph", "engine.triumph.actions", "engine.triumph.attack", "engine.triumph.combat",
-    "engine.triumph.commands", "engine.triumph.elite", "engine.triumph.game", "engine.triumph.menu",
-    "engine.triumph.movement", "engine.triumph.options", "engine.triumph.orders", "engine.triumph.pieces",
-    "engine.triumph.positions", "engine.triumph.reinforcements", "engine.triumph.resolution",
-    "engine.triumph.retreat", "engine.triumph.road_attacks", "engine.triumph.setup", "engine.triumph.state",
-    "engine.triumph.victory", "engine.triumph.views",
-})
-
-
 @dataclass(frozen=True)
 class Import:
     """One import statement of ours: who imports what, and whether at module level."""
@@ -173,14 +159,19 @@ def wrong_way(imports: list[Import]) -> list[str]:
 
 def import_graph(imports: list[Import], modules: set[str]) -> dict[str, set[str]]:
     """Module -> the modules of ours it imports (`from a.b import c`: a.b.c if it is a module,
-    else a.b; a package is its __init__)."""
-    graph: dict[str, set[str]] = {}
+    else a.b; a package is its __init__, unless the statement names a module inside it)."""
+    statements: dict[tuple[str, int], set[str]] = {}
     for imp in imports:
         target = imp.target
         while target and target not in modules:
             target = target.rpartition(".")[0]
         if target and target != imp.module:
-            graph.setdefault(imp.module, set()).add(target)
+            statements.setdefault((imp.module, imp.line), set()).add(target)
+    graph: dict[str, set[str]] = {}
+    for (module, _), targets in statements.items():
+        # `from a import b` (b a module) is an arrow to a.b; a's __init__ is only the way there.
+        named = {t for t in targets if not any(other.startswith(t + ".") for other in targets)}
+        graph.setdefault(module, set()).update(named)
     return graph
 
 
@@ -237,11 +228,7 @@ def test_every_import_runs_the_one_way():
 
 def test_no_files_import_each_other_in_a_cycle_not_even_for_types():
     modules = {module_name(path) for path in sources()}
-    found = cycles(import_graph(all_imports(), modules))
-    unknown = [sorted(group) for group in found if not group <= KNOWN_CYCLES_NT_ENGINE]
-    assert unknown == []
-    # The known exception is exactly what is left: once its branch lands, delete the set.
-    assert set().union(*found) == KNOWN_CYCLES_NT_ENGINE if found else not KNOWN_CYCLES_NT_ENGINE
+    assert [sorted(group) for group in cycles(import_graph(all_imports(), modules))] == []
 
 
 def test_no_referee_module_loads_the_simulator_at_start():
@@ -299,3 +286,14 @@ def test_the_cycle_finder_sees_a_cycle_of_types_and_late_imports():
                           Import("a.four", "a.one", 4, True)],
                          {"a.one", "a.two", "a.three", "a.four"})
     assert cycles(graph) == [frozenset({"a.one", "a.two", "a.three"})]
+
+
+def test_a_module_named_from_its_package_is_an_arrow_to_the_module_not_the_package():
+    modules = {"p", "p.game", "p.pieces", "p.readings"}
+    imports = [Import("p", "p.game", 1, True), Import("p", "p.game.Game", 1, True),
+               Import("p.game", "p.pieces", 1, True), Import("p.game", "p.pieces.Piece", 1, True),
+               Import("p.pieces", "p", 1, True), Import("p.pieces", "p.readings", 1, True)]  # from p import readings
+    assert import_graph(imports, modules)["p.pieces"] == {"p.readings"}
+    assert cycles(import_graph(imports, modules)) == []
+    imports.append(Import("p.pieces", "p.Game", 2, True))  # from p import Game: through p's __init__
+    assert cycles(import_graph(imports, modules)) == [frozenset({"p", "p.game", "p.pieces"})]

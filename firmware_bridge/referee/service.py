@@ -180,7 +180,8 @@ class Referee:
         self.publisher.rulings(rulings)
 
     def _snapshots(self) -> None:
-        self.publisher.snapshots()
+        # The board, storage or pairing changed something: a seat's unchanged snapshot stays put.
+        self.publisher.snapshots(only_changed=True)
 
     # -- what tests, tools and the demo read ------------------------------------------------
     @property
@@ -350,7 +351,7 @@ class Referee:
             else:
                 self.online.pop(presence["client"], None)
             if before != self.online:
-                self.publisher.snapshots()
+                self.publisher.snapshots(only_changed=True)
 
     def _on_command(self, topic: str, raw: bytes) -> None:
         try:

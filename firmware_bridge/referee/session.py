@@ -30,6 +30,7 @@ Every ruling's payload also holds ``clock``, the clock checkpoint after it.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 import uuid
@@ -95,6 +96,8 @@ class Session(SessionCore):
         self.rng = rng or random.SystemRandom()
         self._position: ExpectedPosition | None = None
         self._position_at: tuple[str, int, int] | None = None
+        self._views: dict[Color | None, str] = {}  # viewer -> the view's JSON text, at _views_at
+        self._views_at: tuple[str, int, int] | None = None
         self._replay()
 
     # -- state ------------------------------------------------------------------------------
@@ -141,6 +144,23 @@ class Session(SessionCore):
             self._position = ExpectedPosition.of(self.game, self.game_id)
             self._position_at = at
         return self._position
+
+    def _view(self, viewer: Color | None) -> dict[str, Any]:
+        """The game's view for ``viewer`` as a fresh dict (nobody shares it with the next snapshot).
+
+        A view changes only with a ruling, yet every snapshot (a lift, a presence, a hello)
+        needs all three: each is built once per ruling and kept as JSON text, which is parsed
+        again far faster than the view is built.
+        """
+        assert self.game is not None
+        at = (self.game_id, self.seq, id(self.game))
+        if self._views_at != at:
+            self._views, self._views_at = {}, at
+        text = self._views.get(viewer)
+        if text is None:
+            text = self._views[viewer] = json.dumps(self.game.view(viewer).to_dict())
+        view: dict[str, Any] = json.loads(text)
+        return view
 
     def _apply(self, kind: EventType, payload: dict) -> list[Event]:
         """Apply one ruling to the in-memory state; return the engine's events.
@@ -217,7 +237,7 @@ class Session(SessionCore):
         self.draw_offer, self.takeback_offer = before.draw_offer, before.takeback_offer
         for undo in reversed(undos):
             undo()
-        self._position_at = None
+        self._position_at = self._views_at = None
 
     def _running_after(self, kind: EventType, events: list[Any]) -> tuple[str | None, bool] | None:
         """Whose clock runs after the ruling: from the engine's events for a move."""
@@ -375,7 +395,7 @@ class Session(SessionCore):
         """
         return contract.validate("state", {
             "v": 1, "board": board, "game": self.game_id, "seq": self.seq, "phase": self.phase.value,
-            "view": self.game.view(None).to_dict() if self.game else None,
+            "view": self._view(None) if self.game else None,
             "seats": self.seats_summary(online), "clocks": self.clock.to_dict(self.now()),
             "draw_offer": self.draw_offer, "takeback_offer": self.takeback_offer,
             "board_check": None, "variant": self.variant.name,
@@ -389,7 +409,7 @@ class Session(SessionCore):
         record = self.seats.get(seat)
         return cast(SeatState, contract.validate("seat_state", {
             "v": 1, "seat": seat, "game": self.game_id, "seq": self.seq, "phase": self.phase.value,
-            "view": self.game.view(Color(seat)).to_dict() if self.game else None,
+            "view": self._view(Color(seat)) if self.game else None,
             "setup": {s.name: k for s, k in own.items()} if own else None,
             "last_counter": record.last_counter if record else 0}))
 

@@ -2,8 +2,9 @@
 
 One board's real Referee (journal, session, publisher, outbox, signing and sealing) reads plain
 moves from stable boards (lift, then place: the recogniser's path, board check included) and
-publishes into a transport that only counts messages and bytes. Per ruling it measures the
-thread's CPU time of the whole path and of the session's part (engine + journal write), and
+publishes into a transport that only counts messages and bytes. Per move it measures the
+thread's CPU time of the lift (the board check changes: snapshots go out) and of the place (the
+ruling, whole path, and the session's part in it: engine + journal write), and
 per `hello` the CPU of a full republish (info, presence, every snapshot). The journal is a real
 file with its fsync, so the wall time is shown too but only the CPU is compared.
 
@@ -83,8 +84,9 @@ def measure(rulings: int, hellos: int, seed: int) -> dict:
     occupied = {s.name for s in session.game.occupied()}
     referee.on_board(occupied)  # the board is read once before play
     rng = random.Random(seed)
-    per_ruling: dict[str, list[float]] = {"cpu_us": [], "session_cpu_us": [], "publish_cpu_us": [],
-                                          "wall_us": [], "bytes": [], "messages": []}
+    per_ruling: dict[str, list[float]] = {"move_cpu_us": [], "lift_cpu_us": [], "cpu_us": [],
+                                          "session_cpu_us": [], "publish_cpu_us": [], "wall_us": [],
+                                          "bytes": [], "messages": []}
     recognizer = referee.watcher.recognizer
     while len(per_ruling["cpu_us"]) < rulings and session.game.result is None:
         game = session.game
@@ -93,15 +95,19 @@ def measure(rulings: int, hellos: int, seed: int) -> dict:
         if not moves:
             break
         move = rng.choice(moves)
-        occupied.discard(move.origin.name)
-        referee.on_board(occupied)  # lifted
-        occupied.add(move.target.name)
         seq, sent, messages = session.seq, counting.bytes, counting.messages
+        lift = time.thread_time()
+        occupied.discard(move.origin.name)
+        referee.on_board(occupied)  # lifted: the board check changes
+        lift = time.thread_time() - lift
+        occupied.add(move.target.name)
         cpu, wall = time.thread_time(), time.perf_counter()
         referee.on_board(occupied)  # placed: recognised, ruled, published
         cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
         if session.seq != seq + 1:
             raise RuntimeError(f"the move {move} was not ruled (seq {session.seq})")
+        per_ruling["move_cpu_us"].append((lift + cpu) * 1e6)
+        per_ruling["lift_cpu_us"].append(lift * 1e6)
         per_ruling["cpu_us"].append(cpu * 1e6)
         per_ruling["session_cpu_us"].append(session_cpu[-1] * 1e6)
         per_ruling["publish_cpu_us"].append((cpu - session_cpu[-1]) * 1e6)
@@ -125,12 +131,14 @@ def pooled(runs: list[dict], what: str, key: str) -> list[float]:
     return [v for run in runs for v in run[what][key]]
 
 
-ROWS = [("ruling", "cpu_us", "CPU per ruling, whole path (us)"),
-        ("ruling", "session_cpu_us", "  of which the session: engine + journal (us)"),
-        ("ruling", "publish_cpu_us", "  the rest: recognition, snapshots, publishing (us)"),
-        ("ruling", "wall_us", "wall per ruling, fsync included (us)"),
-        ("ruling", "bytes", "bytes published per ruling"),
-        ("ruling", "messages", "messages per ruling"),
+ROWS = [("ruling", "move_cpu_us", "CPU per move: lift + place (us)"),
+        ("ruling", "lift_cpu_us", "  the lift: board check, snapshots (us)"),
+        ("ruling", "cpu_us", "  the place: the ruling, whole path (us)"),
+        ("ruling", "session_cpu_us", "    of which the session: engine + journal (us)"),
+        ("ruling", "publish_cpu_us", "    the rest: recognition, snapshots, publishing (us)"),
+        ("ruling", "wall_us", "wall per ruling (the place), fsync included (us)"),
+        ("ruling", "bytes", "bytes published per move"),
+        ("ruling", "messages", "messages per move"),
         ("hello", "cpu_us", "CPU per hello: full republish (us)"),
         ("hello", "bytes", "bytes per republish")]
 

@@ -32,7 +32,7 @@ class ClockTicker:
         self.announce, self.storage, self.period = announce, storage, period
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._wait = period  # until the next tick
+        self.wait_s = period  # seconds until the next tick
 
     def start(self) -> None:
         """Tick every ``period`` seconds until stopped."""
@@ -51,7 +51,7 @@ class ClockTicker:
         return self._thread is not None and self._thread.is_alive()
 
     def _run(self) -> None:
-        while not self._stop.wait(self._wait):
+        while not self._stop.wait(self.wait_s):
             self.tick()
 
     def tick(self) -> None:
@@ -74,4 +74,4 @@ class ClockTicker:
             timed = self.table.clocks() is not None
         if beat is not None:
             self.heartbeat.beat(*beat)
-        self._wait = self.period if timed else max(self.period, self.heartbeat.every_s)
+        self.wait_s = self.period if timed else max(self.period, self.heartbeat.every_s)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import threading
 from collections import Counter
 
+import pytest
+
 from engine import Color
 from firmware_bridge.protocol import crypto
 from firmware_bridge.referee.clock_ticker import ClockTicker
@@ -142,10 +144,8 @@ def test_a_ruling_the_journal_refuses_leaves_no_view_of_it_behind(tmp_path):
     journal_append = session.journal.append_all
     session.journal.append_all = refuse  # type: ignore[method-assign]
     seq = session.seq
-    try:
+    with pytest.raises(JournalError):
         session.board_move(move)
-    except JournalError:
-        pass
     session.journal.append_all = journal_append  # type: ignore[method-assign]
     assert session.seq == seq
     other = next(m for m in session.game.legal_moves() if m != move)

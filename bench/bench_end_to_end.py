@@ -51,6 +51,11 @@ from firmware_bridge.protocol import crypto  # noqa: E402
 from firmware_bridge.referee.journal import Journal  # noqa: E402
 from firmware_bridge.referee.session import Session  # noqa: E402
 
+try:
+    from firmware_bridge.protocol.signing import PublicSigner
+except ImportError:  # a version from before the referee signed its public messages
+    PublicSigner = None  # type: ignore[assignment,misc]
+
 VARIANT = "classic"
 THINK = (0.8, 1.6)  # seconds between moves on each board when many boards play at once
 ONE_BOARD_THINK = (0.15, 0.35)
@@ -62,6 +67,11 @@ def prepare_board(directory: Path, board: str, seed: int) -> dict:
     journal = Journal(directory / f"{board}.db")
     referee_key = crypto.PrivateKey.generate()
     journal.set_meta_once("referee_key", crypto.key_to_text(referee_key))
+    sign_key = None
+    if PublicSigner is not None:  # the tablets hold the referee's signing key, as pairing left it
+        signer = PublicSigner.generate()
+        journal.set_meta_once("referee_signing_key", signer.seed_text)
+        sign_key = signer.verify_key
     session = Session(journal, VARIANT)
     rng = random.Random(seed)
     credentials = {}
@@ -75,7 +85,7 @@ def prepare_board(directory: Path, board: str, seed: int) -> dict:
         assert reply["ok"], reply
         credentials[seat] = {"client_id": client_id, "key": crypto.key_to_text(key), "seat": seat,
                              "referee_key": crypto.key_to_text(referee_key.public_key), "counter": 10,
-                             "board": board}
+                             "board": board, **({"sign_key": sign_key} if sign_key else {})}
     journal.close()
     return credentials
 
@@ -314,9 +324,9 @@ def summary(runs: list[dict]) -> dict:
     """Pooled distributions of one case's runs (one version), with the spread of p99 over runs."""
     pooled = {part: [v for run in runs for v in run[part]] for part in (*PARTS, "latency")}
     moves = len(pooled["latency"])
-    p99s = [distribution(run["latency"])["p99"] for run in runs if run["latency"]]
+    per_run = [distribution(run["latency"]) for run in runs if run["latency"]]
     return {"moves": moves, "runs": len(runs), "latency": distribution(pooled["latency"]),
-            "p99_runs": p99s, **{part: distribution(pooled[part]) for part in PARTS},
+            "p50_runs": [d["p50"] for d in per_run], "p99_runs": [d["p99"] for d in per_run], **{part: distribution(pooled[part]) for part in PARTS},
             "missing": sum(run["missing"] for run in runs), "unruled": sum(run["unruled"] for run in runs),
             "cpu_busy": [run["cpu_busy"] for run in runs],
             "referee_cpu_ms_per_move": 1000 * sum(run["referee_cpu_s"] for run in runs) / max(1, moves),
@@ -327,16 +337,16 @@ def print_table(case: str, summaries: dict[str, dict]) -> None:
     """One case, one row per version: latency distribution, its parts, CPU."""
     print(f"\n{case}")
     print(f"{'version':<16} {'moves':>6} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} {'max ms':>7} "
-          f"{'p99 of runs':>17} {'lost':>4} {'cpu':>9} {'ref ms/mv':>9} {'tab ms/mv':>9}")
+          f"{'p50 of runs':>12} {'p99 of runs':>12} {'lost':>4} {'cpu':>9} {'ref ms/mv':>9} {'tab ms/mv':>9}")
     for label, s in summaries.items():
         lat = s["latency"]
         if not lat["n"]:
             print(f"{label:<16} no move measured")
             continue
-        runs = "-".join(f"{p:.0f}" for p in (min(s["p99_runs"]), max(s["p99_runs"])))
+        p50s, p99s = (f"{min(s[k]):.0f}-{max(s[k]):.0f}" for k in ("p50_runs", "p99_runs"))
         busy = "-".join(f"{b:.0%}" for b in sorted({min(s["cpu_busy"]), max(s["cpu_busy"])}))
         print(f"{label:<16} {s['moves']:>6} {lat['p50']:>7.1f} {lat['p90']:>7.1f} {lat['p99']:>7.1f} "
-              f"{lat['max']:>7.1f} {runs:>17} {s['missing'] + s['unruled']:>4} {busy:>9} "
+              f"{lat['max']:>7.1f} {p50s:>12} {p99s:>12} {s['missing'] + s['unruled']:>4} {busy:>9} "
               f"{s['referee_cpu_ms_per_move']:>9.2f} {s['tablets_cpu_ms_per_move']:>9.2f}")
     print(f"{'  split p50/p99':<16} " + "   ".join(f"{part}" for part in PARTS))
     for label, s in summaries.items():

@@ -26,6 +26,7 @@ from firmware_bridge.bot.evaluation import (
     expected_gain,
     kind_values,
 )
+from firmware_bridge.bot.public_rules import PublicRepetition
 from firmware_bridge.bot.search import SearchStats, search_world
 from firmware_bridge.bot.seat import COLOR_CODE, SeatMemory
 
@@ -72,6 +73,7 @@ class ComputerPlayer:
         self.rng = random.Random(seed)
         self.notebook = Notebook(self.variant, self.color)
         self.memory = SeatMemory(self.variant, self.color.value)
+        self.public_rules = PublicRepetition(self.variant, self.color)
         self._distances: list[list[int]] | None = None
         self._last_view: dict[str, Any] | None = None
         self.last_stats = SearchStats()
@@ -87,6 +89,7 @@ class ComputerPlayer:
         """Read one seat update; when it is our turn, answer a move such as "e4-e5"."""
         self.notebook.observe(view, events)
         self.memory.observe(view, events)
+        self.public_rules.observe(view, events)
         if view.get("result") is not None or view.get("to_move") != self.color.value:
             return None
         started = time.perf_counter()
@@ -169,12 +172,14 @@ class ComputerPlayer:
             return {}
 
     def _root_moves(self, board: SearchBoard, view: dict[str, Any]) -> list[tuple[int, int]]:
-        """Our legal moves as far as the seat can tell: two-squares modelled, chase refusals and
+        """Our legal moves as far as the seat can tell: two-squares modelled, chase refusals (the
+        view's warning and our own copy of the rules, so no transport can make us illegal) and
         moves the referee already refused at this ply left out."""
         me = COLOR_CODE[self.color.value]
         refused = set(self.memory.refused)
         warning = view.get("chase_warning") or {}
         refused.update(warning.get("refused", []))
+        refused.update(self.public_rules.refused([board.move_name(*m) for m in board.moves(me)]))
         moves = [m for m in board.moves(me) if board.move_name(*m) not in refused]
         if not moves and board.runs[me] is not None:
             # Our own count of the back-and-forth may be stricter than the referee's (after a

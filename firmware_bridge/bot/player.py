@@ -25,6 +25,7 @@ from firmware_bridge.bot.evaluation import (
     distances,
     expected_gain,
     kind_values,
+    risk_cost,
 )
 from firmware_bridge.bot.public_rules import PublicRepetition
 from firmware_bridge.bot.search import SearchStats, search_world
@@ -260,9 +261,14 @@ class ComputerPlayer:
                 bonus -= BACK_COST
             if origin in cover and target not in cover:
                 bonus -= UNCOVER_COST
-            if board.cells[target] >= 0 and board.ident[piece] not in known_ids:
+            defender = board.cells[target]
+            if defender >= 0 and board.ident[piece] not in known_ids:
                 own_value = values[me][board.kind[piece]]
                 if own_value >= 30:
                     bonus -= REVEAL_SHARE * own_value
+            if defender >= 0:
+                belief = beliefs.get(board.ident[defender])
+                if belief is not None:
+                    bonus -= risk_cost(rules, name, belief, values, me)
             result.append(bonus)
         return result

@@ -110,9 +110,12 @@ def losses(battles: list[dict[str, Any]], color: str) -> Counter[str]:
         ours_attacked = battle["attacker_color"] == color
         ours = battle["attacker"] if ours_attacked else battle["defender"]
         died = battle["outcome"] in (("defender", "both") if ours_attacked else ("attacker", "both"))
+        killed = battle["outcome"] in (("attacker", "both") if ours_attacked else ("defender", "both"))
+        found["enemy pieces taken"] += killed
         if not died:
             continue
         found["pieces lost"] += 1
+        found["lost attacking" if ours_attacked else "lost defending"] += 1
         if ours_attacked and battle["defender"] == "bomb":
             found["lost attacking a bomb"] += 1
             if ours in ("marshal", "general"):

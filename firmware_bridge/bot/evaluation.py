@@ -28,9 +28,10 @@ DOMINANT = 1.5  # a piece no enemy piece alive can beat (bombs and the assassin 
 AVERSION_SCALE = 50.0  # loss aversion: a battle lost to an unknown piece costs value x (1 + value / this)
 
 
-def loss_aversion(value: float) -> float:
-    """How much more than its value a piece's loss to an unknown piece weighs."""
-    return 1.0 + value / AVERSION_SCALE
+def loss_aversion(value: float, guess: float = 1.0) -> float:
+    """How much more than its value a piece's loss to an unknown piece weighs (`guess`: how
+    much of a guess the enemy piece is, 1 for one that moved, more for one that never did)."""
+    return 1.0 + guess * value / AVERSION_SCALE
 
 
 def kind_values(rules: Rules, alive: Mapping[int, Mapping[str, int]]) -> tuple[list[float], list[float]]:
@@ -101,18 +102,6 @@ def expected_gain(rules: Rules, attacker: str, belief: Mapping[str, float],
             gain = theirs[d] - own[a] * aversion
         total += p * gain
     return total
-
-
-def risk_cost(rules: Rules, attacker: str, belief: Mapping[str, float],
-              values: tuple[list[float], list[float]], side: int) -> float:
-    """What loss aversion adds to an attack on a piece not known for certain (0 if known)."""
-    if len(belief) <= 1:
-        return 0.0
-    code = rules.code
-    a = code[attacker]
-    own = values[side][a]
-    lost = sum(p for kind, p in belief.items() if rules.battle[a][code[kind]] != ATTACKER_WINS)
-    return (loss_aversion(own) - 1.0) * own * lost
 
 
 def distances(rules: Rules) -> list[list[int]]:

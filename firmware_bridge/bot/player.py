@@ -25,7 +25,6 @@ from firmware_bridge.bot.evaluation import (
     distances,
     expected_gain,
     kind_values,
-    risk_cost,
 )
 from firmware_bridge.bot.public_rules import PublicRepetition
 from firmware_bridge.bot.search import SearchStats, search_world
@@ -59,6 +58,12 @@ PULL_WEIGHT = 1.0  # weight of the change in pull a move makes
 URGENCY_PLIES = 500  # the pull grows by its own size every this many plies: games must end
 BACK_COST = 1.5  # walking straight back to the square a piece just left
 REVEAL_SHARE = 0.12  # share of an unknown high piece's value lost by showing it in a battle
+# A piece of ours the opponent knows, whose assassin (the Spy, for the Marshal) is still alive:
+# any hidden piece next to it that may be the assassin is taken for it with at least this
+# chance (an assassin waits, unmoved, for the known target to come by), and standing there costs
+# this share of the piece's value times that chance.
+ASSASSIN_FLOOR = 0.25
+ASSASSIN_DREAD = 1.0
 
 
 class ComputerPlayer:
@@ -219,6 +224,41 @@ class ComputerPlayer:
             result[piece_id] = DEFENCE_VALUE * walks * DEFENCE_DECAY ** max(0, steps - 1)
         return result
 
+    def _assassin_danger(self, board: SearchBoard, beliefs: dict[int, dict[str, float]],
+                         known_ids: set[int], me: int) -> dict[int, Any]:
+        """Our known pieces an enemy assassin alive hunts: piece index -> the chance, at a
+        square, that a hidden neighbour is that assassin (the square it leaves not counted)."""
+        assassins = self.variant.combat.assassins
+        if not assassins:
+            return {}
+        alive = self.notebook.remaining()
+        result: dict[int, Any] = {}
+        cells, neighbours = board.cells, board.neighbours
+        for piece in board.movers[me]:
+            if board.square[piece] < 0 or board.ident[piece] not in known_ids:
+                continue
+            name = board.kind_name(piece)
+            hunters = [a for a, target in assassins if target == name and alive.get(a, 0) > 0]
+            if not hunters:
+                continue
+
+            def at_risk(square: int, leaving: int, hunters: list[str] = hunters) -> float:
+                safe = 1.0
+                for near in neighbours[square]:
+                    other = cells[near]
+                    if other < 0 or near == leaving or board.color[other] == me:
+                        continue
+                    belief = beliefs.get(board.ident[other], {})
+                    chance = sum(belief.get(h, 0.0) for h in hunters)
+                    if chance > 0.0 and len(belief) > 1:
+                        safe *= 1.0 - max(chance, ASSASSIN_FLOOR)
+                    elif chance > 0.0:
+                        safe = 0.0  # a known assassin
+                return 1.0 - safe
+
+            result[piece] = at_risk
+        return result
+
     def _root_bonus(self, board: SearchBoard, view: dict[str, Any], moves: list[tuple[int, int]],
                     beliefs: dict[int, dict[str, float]], me: int) -> list[float]:
         """World-independent preferences: the pull toward good fights, showing less, no dithering."""
@@ -252,23 +292,23 @@ class ComputerPlayer:
                      if sq >= 0 and board.color[p] == me and objective[board.kind[p]]), -1)
         cover = set(board.neighbours[flag]) if flag >= 0 else set()
         weight = PULL_WEIGHT * (1.0 + int(view.get("ply", 0)) / URGENCY_PLIES)
+        danger = self._assassin_danger(board, beliefs, known_ids, me)
         result = []
         for origin, target in moves:
             piece = board.cells[origin]
             name = board.kind_name(piece)
             bonus = weight * (attraction.pull(name, target) - attraction.pull(name, origin))
+            if piece in danger:
+                at_risk = danger[piece]
+                bonus -= ASSASSIN_DREAD * values[me][board.kind[piece]] * (
+                    at_risk(target, origin) - at_risk(origin, origin))
             if self.memory.last_from.get(board.ident[piece]) == target:
                 bonus -= BACK_COST
             if origin in cover and target not in cover:
                 bonus -= UNCOVER_COST
-            defender = board.cells[target]
-            if defender >= 0 and board.ident[piece] not in known_ids:
+            if board.cells[target] >= 0 and board.ident[piece] not in known_ids:
                 own_value = values[me][board.kind[piece]]
                 if own_value >= 30:
                     bonus -= REVEAL_SHARE * own_value
-            if defender >= 0:
-                belief = beliefs.get(board.ident[defender])
-                if belief is not None:
-                    bonus -= risk_cost(rules, name, belief, values, me)
             result.append(bonus)
         return result

@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 
 from firmware_bridge.bot.board import ATTACKER_WINS, BOTH_DIE, DEFENDER_WINS, EMPTY, SearchBoard
+from firmware_bridge.bot.evaluation import loss_aversion
 
 # A won game in material units: about a whole army (classic: ~650), so that a small chance of
 # finding the flag in one world does not outweigh losing real pieces in all the others.
@@ -31,17 +32,25 @@ class SearchStats:
         self.seconds = 0.0
 
 
+def _lost(value: float, guess: float) -> float:
+    """What a piece of this value costs its side when it dies: more against a guessed piece."""
+    return value * loss_aversion(value, guess) if guess else value
+
+
 def battle_gain(board: SearchBoard, attacker: int, defender: int, values: Values) -> float:
-    """Material the attacker's side wins (negative: loses) in this battle; WIN for an objective."""
-    kinds, colors = board.kind, board.color
+    """Material the attacker's side wins (negative: loses) in this battle; WIN for an objective.
+
+    Only enemy pieces are hidden, so a battle with a hidden piece is one where our piece meets
+    a guess: our loss there weighs `loss_aversion` more (the guess may be wrong in every world)."""
+    kinds, colors, hidden = board.kind, board.color, board.hidden
     ka, kd = kinds[attacker], kinds[defender]
     outcome = board.rules.battle[ka][kd]
     own, theirs = values[colors[attacker]], values[colors[defender]]
     if outcome == ATTACKER_WINS:
-        return WIN if board.rules.objective[kd] else theirs[kd]
+        return WIN if board.rules.objective[kd] else _lost(theirs[kd], hidden[attacker])
     if outcome == DEFENDER_WINS:
-        return -own[ka]
-    return theirs[kd] - own[ka]
+        return -_lost(own[ka], hidden[defender])
+    return _lost(theirs[kd], hidden[attacker]) - _lost(own[ka], hidden[defender])
 
 
 def attacks(board: SearchBoard, side: int) -> list[tuple[int, int]]:
@@ -93,14 +102,14 @@ def _move_gain(board: SearchBoard, undo: tuple, values: Values) -> float:
     _, _, piece, defender, outcome, _, _ = undo
     if defender == EMPTY:
         return 0.0
-    kinds, colors = board.kind, board.color
+    kinds, colors, hidden = board.kind, board.color, board.hidden
     own, theirs = values[colors[piece]], values[colors[defender]]
     if outcome == ATTACKER_WINS:
-        return theirs[kinds[defender]]
+        return _lost(theirs[kinds[defender]], hidden[piece])
     if outcome == DEFENDER_WINS:
-        return -own[kinds[piece]]
+        return -_lost(own[kinds[piece]], hidden[defender])
     assert outcome == BOTH_DIE
-    return theirs[kinds[defender]] - own[kinds[piece]]
+    return _lost(theirs[kinds[defender]], hidden[piece]) - _lost(own[kinds[piece]], hidden[defender])
 
 
 def _terminal(board: SearchBoard, side: int) -> float:

@@ -41,14 +41,15 @@ class Level:
     replies: bool  # search the opponent's answers (else: one ply and a capture step)
     sharpness: float  # 1: trust the notebook's beliefs; below 1: mix them toward "anything goes"
     noise: float  # random spread added to each move's value (an easy bot errs)
+    deep: bool = False  # replies include quiet approaches; forks count at the end of a line
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 0.15, 3, replies=False, sharpness=0.4, noise=8.0),
+    "easy": Level("easy", 0.15, 3, replies=False, deep=False, sharpness=0.4, noise=8.0),
     # The deadline keeps a Raspberry Pi 5 under 2 s a move (notebook included); here 40 worlds
     # take ~0.05 s, so the deadline binds only on a slower machine.
-    "normal": Level("normal", 1.0, 40, replies=True, sharpness=1.0, noise=0.3),
-    "strong": Level("strong", 5.0, 300, replies=True, sharpness=1.0, noise=0.1),
+    "normal": Level("normal", 1.0, 40, replies=True, deep=False, sharpness=1.0, noise=0.3),
+    "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1),
 }
 
 DEFENCE_VALUE = 200.0  # what stopping an intruder next to our flag is worth, on top of material
@@ -125,7 +126,7 @@ class ComputerPlayer:
         while True:
             values = self._values(board)
             found = search_world(board, me, moves, values, self.level.replies,
-                                 deadline if stats.worlds else None, stats)
+                                 deadline if stats.worlds else None, stats, self.level.deep)
             if found is None:
                 break
             stats.worlds += 1

@@ -191,9 +191,62 @@ def flag_threatened(board: SearchBoard, me: int, flag: int, values: Values) -> b
     return any(t not in removable for t in threats)
 
 
+def threats(board: SearchBoard, side: int, values: Values) -> tuple[float, float]:
+    """The two best battle gains `side` could make now against two different victims."""
+    first = second = 0.0
+    first_victim = -1
+    cells = board.cells
+    for origin, target in attacks(board, side):
+        gain = battle_gain(board, cells[origin], cells[target], values)
+        if gain <= 0.0:
+            continue
+        victim = cells[target]
+        if gain > first:
+            if victim != first_victim:
+                second = first
+            first, first_victim = gain, victim
+        elif gain > second and victim != first_victim:
+            second = gain
+    return first, second
+
+
+def leaf_value(board: SearchBoard, me: int, capture: float, values: Values) -> float:
+    """Our side to move at the end of the line: take our best capture and lose the opponent's
+    best attack, or save the piece it threatens most and lose the second (a fork costs one)."""
+    first, second = threats(board, 1 - me, values)
+    if first <= 0.0:
+        return capture
+    return max(capture - first, -second)
+
+
+def approaches(board: SearchBoard, side: int) -> list[tuple[int, int]]:
+    """Quiet one-square moves of `side` that end next to an enemy piece (threats and forks)."""
+    cells, colors, squares, neighbours = board.cells, board.color, board.square, board.neighbours
+    found = []
+    for piece in board.movers[side]:
+        origin = squares[piece]
+        if origin < 0:
+            continue
+        for target in neighbours[origin]:
+            if cells[target] != EMPTY:
+                continue
+            for near in neighbours[target]:
+                other = cells[near]
+                if other >= 0 and colors[other] != side:
+                    found.append((origin, target))
+                    break
+    run = board.runs[side]
+    if run is not None and run[4] >= board.rules.limit:
+        found = [m for m in found if not board._refused(board.cells[m[0]], m[0], m[1])]
+    return found
+
+
 def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
-                flag: int = -1) -> float:
-    """The opponent (to move) answers as well as it can; value for it, after our capture step."""
+                flag: int = -1, deep: bool = False) -> float:
+    """The opponent (to move) answers as well as it can; value for it, after our capture step.
+
+    `deep`: its quiet approaches count too, and at the end of each line we cannot parry two
+    threats at once (`leaf_value`)."""
     opponent = 1 - me
     before = attacks(board, me)
     cells = board.cells
@@ -203,12 +256,15 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
         if gain > 0:
             victims.append(cells[target])
             mine = max(mine, gain)
-    best = -mine  # a quiet move elsewhere leaves our best capture open
+    # A quiet move elsewhere leaves our best capture open (and, deep, the threats it has now).
+    best = -leaf_value(board, me, mine, values) if deep else -mine
     if flag_threatened(board, me, flag, values):
         best += FLAG_THREAT
     replies = attacks(board, opponent)
     for victim in victims:
         replies.extend(board.moves_of(victim))
+    if deep:
+        replies.extend(approaches(board, opponent))
     if board.mobile_count[opponent] <= 3 and not board.moves(opponent):
         return -WIN  # it cannot move and loses
     for origin, target in replies:
@@ -217,8 +273,10 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
         if board.finished:
             value = _terminal(board, opponent)
         else:
-            value = _move_gain(board, undo, values) - capture_after(
-                board, me, before, origin, target, values)
+            capture = capture_after(board, me, before, origin, target, values)
+            if deep:
+                capture = leaf_value(board, me, capture, values)
+            value = _move_gain(board, undo, values) - capture
             if flag_threatened(board, me, flag, values):
                 value += FLAG_THREAT
         board.unmake(undo)
@@ -228,7 +286,8 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
 
 
 def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], values: Values,
-                 replies: bool, deadline: float | None, stats: SearchStats) -> list[float] | None:
+                 replies: bool, deadline: float | None, stats: SearchStats,
+                 deep: bool = False) -> list[float] | None:
     """The value of each root move in this world; None when the deadline passed before the end."""
     result: list[float] = []
     flag = flag_square(board, me)
@@ -240,7 +299,7 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
         if board.finished:
             value = _terminal(board, me)
         elif replies:
-            value = _move_gain(board, undo, values) - reply_value(board, me, values, stats, flag)
+            value = _move_gain(board, undo, values) - reply_value(board, me, values, stats, flag, deep)
         else:
             value = _move_gain(board, undo, values) - best_capture(board, 1 - me, values)[0]
         board.unmake(undo)

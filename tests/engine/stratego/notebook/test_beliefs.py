@@ -194,3 +194,25 @@ def test_the_notebook_learns_whether_the_opponent_sets_up_like_people():
     # means 0.85 and 0.19; one game alone can still mislead, so no single setup is asserted.)
     assert sum(human) / len(human) > 0.8, human
     assert sum(plain) / len(plain) < 0.3, plain
+
+
+def test_the_notebook_learns_whether_this_opponent_approaches_honestly():
+    """Blue's marshal steps up to Red's known general, then shows itself in a battle: an honest
+    approach, so the next approach counts for more; a scout doing the same is a bluff."""
+
+    def after_reveal(approacher: str) -> tuple[int, int, float]:
+        game = position(BARRAGE, {**REST_RED, "b5": "general", "a3": "scout"},
+                        {**REST_BLUE, "b6": "scout", "a7": approacher})
+        table = Table.start(game, uniform=True)
+        table.play("b5-b6", "a7-a6")  # Red's general takes the scout; Blue steps up to it
+        if approacher == "marshal":
+            table.play("a3-a2", "a6-b6")  # and takes the general: its kind is shown
+        else:
+            table.play("a3-a2", "a6-a5", "a2-a4", "f10-f9", "a4-a5")  # Red's scout runs into it
+        facts = table.notebooks[RED]._facts
+        return facts.honest, facts.bluffs, facts.approach_factor()
+
+    honest = after_reveal("marshal")
+    bluff = after_reveal("miner")
+    assert honest[:2] == (1, 0) and bluff[:2] == (0, 1)
+    assert honest[2] > 2.5 > bluff[2]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -227,14 +228,14 @@ class ComputerPlayer:
         return result
 
     def _assassin_danger(self, board: SearchBoard, beliefs: dict[int, dict[str, float]],
-                         known_ids: set[int], me: int) -> dict[int, Any]:
+                         known_ids: set[int], me: int) -> dict[int, Callable[[int, int], float]]:
         """Our known pieces an enemy assassin alive hunts: piece index -> the chance, at a
         square, that a hidden neighbour is that assassin (the square it leaves not counted)."""
         assassins = self.variant.combat.assassins
         if not assassins:
             return {}
         alive = self.notebook.remaining()
-        result: dict[int, Any] = {}
+        result: dict[int, Callable[[int, int], float]] = {}
         cells, neighbours = board.cells, board.neighbours
         for piece in board.movers[me]:
             if board.square[piece] < 0 or board.ident[piece] not in known_ids:

@@ -4,7 +4,8 @@ It is built from what one seat knows plus one sampled world (a kind for every en
 from a `Game`. Kinds are small integers, the battle table is computed once per variant with the
 rules engine's own `resolve_battle`, and the two-squares rule is modelled exactly as the engine
 reads it (`engine/stratego/repetition.py`); the more-squares rule is not modelled here: the player filters
-its root moves with the chase warning its view carries.
+its root moves with the chase warning its view carries and with its own copy of the repetition
+rules (`public_rules.py`).
 """
 
 from __future__ import annotations

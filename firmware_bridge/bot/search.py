@@ -4,7 +4,10 @@ For each world (every enemy piece given a kind, drawn by the notebook's beliefs)
 root moves we play the move, let the opponent answer with its attacks and with the escapes of the
 pieces we now threaten, and finish with a quiescence step: the best capture still open to us. The
 values of a root move are summed over worlds, so a battle against an unknown piece counts as the
-average over what that piece may be (the chance node), weighted by the beliefs.
+average over what that piece may be (the chance node), weighted by the beliefs. A piece of ours
+lost to an enemy piece whose kind the world only guesses weighs more than its value
+(`evaluation.loss_aversion`). With `deep` the opponent's quiet approaches are answers too, and
+the end of each line counts the threat we cannot parry (`leaf_value`: a fork costs a piece).
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ an unknown piece, and the Marshal's and General's deaths.
 
 Run: .venv/bin/python bench/bench_bot_opponents.py [--opponents peternlewis,celsius1.1,vixen,doi,random]
      [--rules classic,none] [--games 2] [--level normal] [--seed 1] [--max-plies 1000] [--json FILE]
+     .venv/bin/python bench/bench_bot_opponents.py --table FILE   (the markdown table of a run)
 
 Without arguments (as `make bench` runs it) it plays 2 games a pairing; the table in docs/bot.md
 used `--games 20`. Run it with `nice`: a game against Demon of Ignorance at 1 s a move takes
@@ -169,6 +170,25 @@ def play_pairing(bot: str, opponent: str, spec: str, rules: str, games: int, see
     }
 
 
+def markdown(rows: list[dict[str, Any]]) -> str:
+    """The pairings as docs/bot.md's table."""
+    lines = ["| opponent | rules | games | won-drawn-lost | wins by play | win rate (Wilson 95%) "
+             "| by play (Wilson 95%) | how games ended | think p50 / p99 / max |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for row in rows:
+        games = row["games"] or 1
+        endings = ", ".join(f"{reason} {count}" for reason, count in
+                            sorted(row["endings"].items(), key=lambda item: -item[1]))
+        lines.append(
+            f"| {row['opponent']} | {row['rules']} | {row['games']} | "
+            f"{row['won']}-{row['drawn']}-{row['lost']} | {row['won_by_play']} | "
+            f"{row['won'] / games:.0%} ({row['wilson'][0]:.0%}-{row['wilson'][1]:.0%}) | "
+            f"{row['won_by_play'] / games:.0%} ({row['wilson_by_play'][0]:.0%}-"
+            f"{row['wilson_by_play'][1]:.0%}) | {endings} | {row['think_p50']:.3f} / "
+            f"{row['think_p99']:.3f} / {row['think_max']:.3f} s |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     """Play the pairings that can be played here and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -179,7 +199,13 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-plies", type=int, default=1000)
     parser.add_argument("--json", default=None, help="append each pairing's figures to this file")
+    parser.add_argument("--table", default=None,
+                        help="only print the markdown table of a --json file from an earlier run")
     args = parser.parse_args()
+    if args.table:
+        with open(args.table, encoding="utf-8") as stored:
+            print(markdown([json.loads(line) for line in stored if line.strip()]))
+        return 0
     root = Path(os.environ.get("ARBITER_OPPONENTS", "~/stratego-opponents")).expanduser()
     bot = f"bot:{args.level}"
     rows = []
@@ -204,6 +230,8 @@ def main() -> int:
                     out.write(json.dumps(row) + "\n")
     if not rows:
         print("no opponent found: nothing played (set ARBITER_OPPONENTS)")
+    else:
+        print(markdown(rows))
     return 0
 
 

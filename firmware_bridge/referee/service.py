@@ -40,6 +40,7 @@ from firmware_bridge.referee.clock_ticker import ClockTicker
 from firmware_bridge.referee.clocks import TimeControl
 from firmware_bridge.referee.computer_seat import ComputerSeat
 from firmware_bridge.referee.downtime import Heartbeat
+from firmware_bridge.referee.game_records import RecordShelf
 from firmware_bridge.referee.games import TableOptions, open_table
 from firmware_bridge.referee.journal import Journal, JournalError
 from firmware_bridge.referee.mqtt_outbox import MqttOutbox, signed_presence
@@ -112,6 +113,7 @@ class Referee:
             self.back = {"type": "referee_back", "away_s": away_s, "clocks": "paused"}
             log.warning("the referee was away %d s; clocks were paused", away_s)
         self.storage = StorageWatch(self._snapshots)
+        self.records = RecordShelf(self.session, settings.journal_path, settings.board)
         self.board: BoardSide | None = None
         if opened.board_game is not None:
             self.board = BoardSide(opened.board_game, self.lock, self._announce, self._snapshots,
@@ -146,14 +148,14 @@ class Referee:
 
     # -- the wiring -------------------------------------------------------------------------
     def _state_parts(self) -> list[StatePart]:
-        parts: list[StatePart] = [self._referee_part, self.storage.state_part]
+        parts: list[StatePart] = [self._referee_part, self.storage.state_part, self.records.state_part]
         if self.board is not None:
             parts.insert(0, self.board.state_part)
         return parts
 
     def _followers(self) -> list[Follower]:
         followers: list[Follower] = [self.board.follow] if self.board is not None else []
-        return [*followers, self._played_on]
+        return [*followers, self.records.follow, self._played_on]
 
     def _referee_part(self, state: dict[str, Any]) -> None:
         state.setdefault("board_check", None)
@@ -260,6 +262,7 @@ class Referee:
     def start(self, wait: float | None = 10.0) -> bool:
         """Connect, republish every snapshot, start the clock ticker and the sensors."""
         self.started_at = time.monotonic()
+        self.records.keep()  # a game that ended just before a crash is kept now
         self.ticker.start()
         if self.board:
             self.board.start()

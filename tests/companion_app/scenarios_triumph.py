@@ -23,7 +23,9 @@ def _tablet(table: RefereeTable, seat: str, language: str = "en") -> TabletRoot:
 
 def drawn(frames: int = 4):
     """Wait (yield from) until the window has drawn a few more frames: under software GL a
-    panel rebuilt with many buttons takes several hundred milliseconds to appear."""
+    panel rebuilt with many buttons takes several hundred milliseconds to appear. Each wait asks
+    for a frame: Kivy draws only when something changed, and a screen already drawn (a fast run)
+    would otherwise never flip again, and the wait never end."""
     from kivy.core.window import Window
 
     count = [0]
@@ -33,6 +35,7 @@ def drawn(frames: int = 4):
 
     Window.bind(on_flip=flip)
     while count[0] < frames:
+        Window.canvas.ask_update()
         yield 0.05
     Window.unbind(on_flip=flip)
 
@@ -193,7 +196,7 @@ def triumph_attack(d):
     d.report["after_defend"] = table.game.awaiting()
     finish_attack(table)
     yield 0.3
-    d.report["events"] = [e["type"] for e in table.game.events]
+    d.report["events"] = [e.type for e in table.game.events]
     d.report["blue_steps"] = [b.text for b in blue_screen.step_buttons]
     d.report["red_steps_after"] = [b.text for b in red_screen.step_buttons]
     d.report["blue_blocks"] = table.instructions["blue"]

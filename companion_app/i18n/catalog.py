@@ -19,37 +19,45 @@ def _unquote(text: str) -> str:
 
 
 def parse_po(source: str) -> dict[str, str]:
-    """The msgid -> msgstr pairs of a .po file (untranslated and fuzzy entries left out)."""
+    """The msgid -> msgstr pairs of a .po file (untranslated and fuzzy entries left out).
+
+    A plural entry is keyed as gettext's .mo files key it: "singular\\0plural" -> "form 0\\0form 1".
+    """
     catalog: dict[str, str] = {}
     msgid: list[str] = []
-    msgstr: list[str] = []
+    plural: list[str] = []
+    forms: dict[int, list[str]] = {}
     current: list[str] | None = None
-    fuzzy = False
+    fuzzy = next_fuzzy = False  # the entry being read; the one whose comments are being read
 
     def flush() -> None:
-        key, value = "".join(msgid), "".join(msgstr)
-        if value and not fuzzy:
-            catalog[key] = value
+        key = "".join(msgid) + ("\0" + "".join(plural) if plural else "")
+        values = ["".join(forms[index]) for index in sorted(forms)]
+        if values and all(values) and not fuzzy:
+            catalog[key] = "\0".join(values)
 
     for raw in source.splitlines():
         line = raw.strip()
         if line.startswith("#,") and "fuzzy" in line:
-            fuzzy = True
+            next_fuzzy = True
         elif line.startswith("msgid "):
-            if current is msgstr:
+            if forms:
                 flush()
-                fuzzy = fuzzy and not msgstr
-            msgid, msgstr = [_unquote(line[6:])], []
-            current = msgid
-        elif line.startswith("msgstr "):
-            msgstr = [_unquote(line[7:])]
-            current = msgstr
+            msgid, plural, forms = [_unquote(line[6:])], [], {}
+            current, fuzzy, next_fuzzy = msgid, next_fuzzy, False
+        elif line.startswith("msgid_plural "):
+            plural = [_unquote(line[13:])]
+            current = plural
+        elif line.startswith("msgstr"):
+            index = int(line[7:line.index("]")]) if line.startswith("msgstr[") else 0
+            forms[index] = [_unquote(line[line.index(" ") + 1:])]
+            current = forms[index]
         elif line.startswith('"') and current is not None:
             current.append(_unquote(line))
-        elif not line and current is msgstr:
+        elif not line and forms:
             flush()
-            current, fuzzy = None, False
-    if current is msgstr:
+            msgid, plural, forms, current = [], [], {}, None
+    if forms:
         flush()
     return catalog
 
@@ -77,20 +85,40 @@ def compile_mo(catalog: dict[str, str]) -> bytes:
     return header + struct.pack(f"<{len(offsets)}I", *offsets) + ids + strs
 
 
-def load_translations(language: str) -> gettext.NullTranslations:
-    """The catalogue of a language: the shipped .mo if it is current, else compiled from the .po."""
-    if language == "en":
-        return gettext.NullTranslations()
-    folder = LOCALE_DIR / language / "LC_MESSAGES"
-    po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+def _load_domain(folder: Path, domain: str) -> gettext.GNUTranslations | None:
+    po, mo = folder / f"{domain}.po", folder / f"{domain}.mo"
     if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
         with mo.open("rb") as handle:
             return gettext.GNUTranslations(handle)
     if not po.exists():
-        return gettext.NullTranslations()
+        return None
     # A fresh install may lack compiled catalogues; compiling in memory needs no write access.
     data = compile_mo(parse_po(po.read_text(encoding="utf-8")))
     return gettext.GNUTranslations(io.BytesIO(data))
+
+
+def domains(folder: Path) -> list[str]:
+    """The catalogues of one language: the app's own first, then each game's (triumph.po, ...)."""
+    names = {path.stem for path in folder.glob("*.po")} | {path.stem for path in folder.glob("*.mo")}
+    return sorted(names, key=lambda name: (name != DOMAIN, name))
+
+
+def load_translations(language: str) -> gettext.NullTranslations:
+    """A language's catalogues, the app's first and each game's domain after it (a message is
+    looked up in each in turn): the shipped .mo if it is current, else compiled from the .po."""
+    if language == "en":
+        return gettext.NullTranslations()
+    folder = LOCALE_DIR / language / "LC_MESSAGES"
+    chain: gettext.NullTranslations | None = None
+    for domain in domains(folder):
+        found = _load_domain(folder, domain)
+        if found is None:
+            continue
+        if chain is None:
+            chain = found
+        else:
+            chain.add_fallback(found)
+    return chain or gettext.NullTranslations()
 
 
 # Piece kinds in the order of strength, with what the old numbering (Marshal = 1) printed on them.

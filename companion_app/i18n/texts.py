@@ -293,16 +293,32 @@ COMPUTER_MOVE_SENTENCES = {
     "red": N_("Move the red piece from {square} to {target} for the computer."),
     "blue": N_("Move the blue piece from {square} to {target} for the computer."),
 }
+# When the target square holds a piece, the computer attacks it: the sentence says so.
+COMPUTER_ATTACK_SENTENCES = {
+    ("red", "yours"): N_("Move the red piece from {square} to {target} for the computer: it attacks your {piece}."),
+    ("blue", "yours"): N_("Move the blue piece from {square} to {target} for the computer: it attacks your {piece}."),
+    ("red", "public"): N_("Move the red piece from {square} to {target} for the computer: it attacks the blue piece there."),
+    ("blue", "public"): N_("Move the blue piece from {square} to {target} for the computer: it attacks the red piece there."),
+}
 
 
-def computer_move_text(tr: Translator, computer_move: Any) -> str:
-    """The public state's ``computer_move`` as a sentence ("" when there is none or it is malformed)."""
+def computer_move_text(tr: Translator, computer_move: Any, view: dict[str, Any] | None = None,
+                       seat: str | None = None) -> str:
+    """The public state's ``computer_move`` as a sentence ("" when there is none or it is malformed);
+    with the viewer's `view`, an attack names the piece attacked (its rank only to its owner)."""
     if not isinstance(computer_move, dict) or computer_move.get("seat") not in COMPUTER_MOVE_SENTENCES:
         return ""
     square, target = computer_move.get("square"), computer_move.get("to")
     if not (isinstance(square, str) and isinstance(target, str)):
         return ""
-    return tr(COMPUTER_MOVE_SENTENCES[computer_move["seat"]]).format(square=square, target=target)
+    computer = computer_move["seat"]
+    attacked = next((p for p in (view or {}).get("pieces", ()) if p.get("square") == target
+                     and p.get("color") not in (None, computer)), None)
+    if attacked is None:
+        return tr(COMPUTER_MOVE_SENTENCES[computer]).format(square=square, target=target)
+    owner = "yours" if attacked["color"] == seat else "public"
+    return tr(COMPUTER_ATTACK_SENTENCES[(computer, owner)]).format(
+        square=square, target=target, piece=piece_words(tr, attacked.get("kind")))
 
 
 def volcano_marker_lines(tr: Translator, steps: list[Any], volcanoes: list[str]) -> list[str]:

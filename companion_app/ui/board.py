@@ -28,6 +28,8 @@ WATER = (0.35, 0.62, 0.80, 1)
 VOLCANO_ROCK = (0.27, 0.22, 0.20, 1)
 VOLCANO_CONE = (0.52, 0.30, 0.20, 1)
 VOLCANO_LAVA = (1.0, 0.42, 0.08, 1)
+COORDINATE_MARGIN = 0.42  # of a square, left of and under the board
+COORDINATE_COLOR = (0.93, 0.9, 0.8, 1)
 HIGHLIGHTS = {
     "last": (1.0, 0.86, 0.25, 0.75),
     "selected": (0.25, 0.85, 1.0, 0.8),
@@ -37,7 +39,10 @@ HIGHLIGHTS = {
     "fill": (0.30, 0.80, 0.35, 0.85),
     "zone": (1.0, 1.0, 1.0, 0.28),
     "battle": (0.95, 0.45, 0.1, 0.8),
-    "turn-piece": (0.65, 0.35, 0.95, 0.85),  # Espionage: the piece already moved this turn
+    "turn-piece": (0.65, 0.35, 0.95, 0.85),
+    # The computer's move: thick magenta rings at both ends, edged in black, an arrow between.
+    "computer-from": (1.0, 0.2, 0.85, 1),
+    "computer-to": (1.0, 0.2, 0.85, 1),  # Espionage: the piece already moved this turn
 }
 
 
@@ -75,6 +80,7 @@ class BoardWidget(Widget):
     drag_enabled = BooleanProperty(False)
     board_width = NumericProperty(10)
     board_height = NumericProperty(10)
+    coordinates = BooleanProperty(True)  # a-j and 1-10 beside the board: every instruction names a square
 
     def __init__(self, label_for: Callable[[str | None], str] | None = None, **kwargs: Any):
         self.register_event_type("on_square_tap")
@@ -134,13 +140,16 @@ class BoardWidget(Widget):
     # -- geometry -----------------------------------------------------------------------------
     @property
     def cell(self) -> float:
-        """The side of one square in pixels."""
-        return max(1.0, min(self.width / self.board_width, self.height / self.board_height))
+        """The side of one square in pixels (a strip left and below holds the coordinates)."""
+        margin = COORDINATE_MARGIN if self.coordinates else 0
+        return max(1.0, min(self.width / (self.board_width + margin),
+                            self.height / (self.board_height + margin)))
 
     def _origin(self) -> tuple[float, float]:
         c = self.cell
-        return (self.x + (self.width - c * self.board_width) / 2,
-                self.y + (self.height - c * self.board_height) / 2)
+        margin = c * COORDINATE_MARGIN if self.coordinates else 0
+        return (self.x + (self.width - c * self.board_width - margin) / 2 + margin,
+                self.y + (self.height - c * self.board_height - margin) / 2 + margin)
 
     def square_pos(self, name: str) -> tuple[float, float]:
         """Bottom-left corner of a square, in window coordinates."""
@@ -183,6 +192,8 @@ class BoardWidget(Widget):
             self.canvas.add(Color(1, 1, 1, 1))
             self.canvas.add(Rectangle(texture=self._background(), pos=(ox, oy),
                                       size=(c * width, c * height)))
+            if self.coordinates:
+                self._draw_coordinates(self.canvas, width, height)
             self._highlight_group = InstructionGroup()
             self.canvas.add(self._highlight_group)
             self.canvas.add(Color(1, 1, 1, 1))
@@ -204,10 +215,23 @@ class BoardWidget(Widget):
         self._drawn_highlights = marks
         group, c = self._highlight_group, self.cell
         group.clear()
+        ends = {mark: name for name, mark in marks if mark in ("computer-from", "computer-to")}
+        if len(ends) == 2:
+            start, end = (self.square_center(ends[k]) for k in ("computer-from", "computer-to"))
+            group.add(Color(0, 0, 0, 0.9))
+            group.add(Line(points=[*start, *end], width=max(3, c * 0.09)))
+            group.add(Color(*HIGHLIGHTS["computer-to"]))
+            group.add(Line(points=[*start, *end], width=max(2, c * 0.05)))
         for name, mark in marks:
             if mark not in HIGHLIGHTS or name not in self._sprites:
                 continue
             x, y = self.square_pos(name)
+            if mark in ("computer-from", "computer-to"):
+                group.add(Color(0, 0, 0, 0.9))
+                group.add(Line(rectangle=(x + 3, y + 3, c - 6, c - 6), width=max(4, c * 0.11)))
+                group.add(Color(*HIGHLIGHTS[mark]))
+                group.add(Line(rectangle=(x + 3, y + 3, c - 6, c - 6), width=max(3, c * 0.07)))
+                continue
             group.add(Color(*HIGHLIGHTS[mark]))
             if mark in ("clear", "fill", "expected", "selected", "turn-piece"):
                 group.add(Line(rectangle=(x + 2, y + 2, c - 4, c - 4), width=max(2, c * 0.06)))
@@ -261,24 +285,22 @@ class BoardWidget(Widget):
                 fbo.add(Rectangle(pos=(x - ox, y - oy), size=(c, c)))
         fbo.add(Color(0.3, 0.25, 0.15, 1))
         fbo.add(Line(rectangle=(0, 0, size[0], size[1]), width=1.5))
-        self._draw_coordinates(fbo, width, height, ox, oy)
         fbo.draw()
         self._background_fbo, self._background_key = fbo, key
         return fbo.texture
 
-    def _draw_coordinates(self, canvas, width: int, height: int, ox: float, oy: float) -> None:
+    def _draw_coordinates(self, canvas, width: int, height: int) -> None:
+        """Files under the board and ranks left of it, large and light on the dark background."""
         c = self.cell
-        size = int(max(8, c * 0.17))
+        size = int(max(11, c * COORDINATE_MARGIN * 0.8))
+        strip = c * COORDINATE_MARGIN / 2
         for file in range(width):
-            name = square_name(file, 0 if not self.flipped else height - 1)
-            x, y = self.square_pos(name)
-            draw_text(canvas, chr(ord("a") + file), (x - ox + c * 0.88, y - oy + c * 0.12), size,
-                      (0.25, 0.2, 0.1, 0.8), bold=False)
+            x, y = self.square_pos(square_name(file, 0 if not self.flipped else height - 1))
+            draw_text(canvas, chr(ord("a") + file), (x + c / 2, y - strip), size, COORDINATE_COLOR,
+                      bold=True)
         for rank in range(height):
-            name = square_name(0 if not self.flipped else width - 1, rank)
-            x, y = self.square_pos(name)
-            draw_text(canvas, str(rank + 1), (x - ox + c * 0.12, y - oy + c * 0.86), size,
-                      (0.25, 0.2, 0.1, 0.8), bold=False)
+            x, y = self.square_pos(square_name(0 if not self.flipped else width - 1, rank))
+            draw_text(canvas, str(rank + 1), (x - strip, y + c / 2), size, COORDINATE_COLOR, bold=True)
 
     # -- touch --------------------------------------------------------------------------------
     def on_touch_down(self, touch) -> bool:

@@ -10,7 +10,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion_app.model.table import TableState
 from companion_app.ui.board import BoardWidget
-from companion_app.ui.widgets import keep_oriented, orient, paint_background
+from companion_app.ui.widgets import FitBody, keep_oriented, orient, paint_background
 
 SIDE_BACKGROUND = (0.16, 0.17, 0.2, 1)
 
@@ -32,9 +32,15 @@ class BoardScreen(Screen):
         self.layout.add_widget(self.side)
         self.add_widget(self.layout)
 
-    def finish_side(self, *widgets) -> None:
-        """Put the panel's widgets in, top to bottom, and keep the layout fitted to the screen."""
-        for widget in widgets:
+    def finish_side(self, *widgets, top: int = 1, bottom: int = 0) -> None:
+        """Put the panel's widgets in, top to bottom, and keep the layout fitted to the screen.
+
+        The first `top` widgets (the heading) and the last `bottom` ones (the buttons) keep their
+        place; those between go into a FitBody that scrolls when the panel is too short for them.
+        """
+        cut = len(widgets) - bottom
+        self.body = FitBody(widgets[top:cut], spacing=self.side.spacing)
+        for widget in (*widgets[:top], self.body, *widgets[cut:]):
             self.side.add_widget(widget)
         keep_oriented(self)
 
@@ -78,5 +84,5 @@ def game_marks(state: TableState, view: dict[str, Any], picked: dict[str, str] |
         marks.update({sq: "fill" for sq in state.guidance["fill"]})
     move = state.computer_move  # rings on the computer's move: the piece, and where it goes
     if move and isinstance(move.get("square"), str) and isinstance(move.get("to"), str):
-        marks[move["square"]], marks[move["to"]] = "selected", "fill"
+        marks[move["square"]], marks[move["to"]] = "computer-from", "computer-to"
     return marks

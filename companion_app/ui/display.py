@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.metrics import dp, sp
-from kivy.uix.boxlayout import BoxLayout
 
 from companion_app.i18n.catalog import N_
 from companion_app.i18n.texts import (
@@ -56,12 +55,8 @@ class DisplayScreen(BoardScreen):
                                                                    "overview"))
         self.legend = Legend()
         self.finish_side(self.turn, self.clocks, self.legend, self.phase, self.battle, self.refusal,
-                         self.guidance, self.trays["red"], self.trays["blue"], BoxLayout(), self.keys,
-                         self.links, self.back)
-
-    def flexible_min(self) -> float:
-        """Upright, the spacer above the connection lights takes no room."""
-        return 0
+                         self.guidance, self.trays["red"], self.trays["blue"], self.keys,
+                         self.links, self.back, top=2, bottom=1)
 
     def refresh(self, state: TableState) -> None:
         """Redraw from the public state."""
@@ -141,7 +136,7 @@ class DisplayScreen(BoardScreen):
 
     def _guidance_text(self, state: TableState) -> str:
         tr = self.root_app.tr
-        computer = computer_move_text(tr, state.computer_move)
+        computer = computer_move_text(tr, state.computer_move, state.view)
         if not state.guidance:
             return f"[b]{computer}[/b]" if computer else ""
         lines = [tr("The board does not match the game:")]

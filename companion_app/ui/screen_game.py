@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -117,12 +116,7 @@ class GameScreen(BoardScreen):
         self.game_clock = FitLabel(font_size=sp(15), size_hint_y=None, height=0)
 
         self.message = WrapLabel(font_size=sp(17), valign="top")
-        # No ScrollView here: its stencil costs more per frame under software GL than the whole
-        # rest of the screen; the messages are short and the label is given the room left over.
-        self.message_scroll = BoxLayout(orientation="vertical")
         self.clock_row = clocks
-        self.message_scroll.add_widget(self.message)
-        self.message_scroll.add_widget(Widget())
 
         self.offer_row = BoxLayout(size_hint_y=None, height=0, spacing=dp(6), opacity=0)
         self.offer_label = WrapLabel(font_size=sp(16))
@@ -160,20 +154,21 @@ class GameScreen(BoardScreen):
             column.add_widget(self.trays[color])
             trays.add_widget(column)
         self.legend = Legend()
-        self.finish_side(self.turn_label, clocks, self.game_clock, self.legend, self.message_scroll,
-                         self.offer_label, self.offer_row, trays, self.score_label, buttons)
-        self.message.bind(height=Clock.create_trigger(self._orient, 0))
+        # The heading and the buttons stay put; what happened scrolls between them when it is long.
+        self.finish_side(self.turn_label, clocks, self.game_clock, self.legend, self.message,
+                         self.offer_label, trays, self.score_label, self.offer_row, buttons,
+                         top=3, bottom=2)
         self._resign_armed = False
         self._last_view_id: Any = None
 
-    def flexible_min(self) -> float:
-        """Upright, the messages get the room they need below the board (the board shrinks)."""
-        return max(dp(90), self.message.height)
+    def _buttons_height(self) -> float:
+        return dp(56) * 2 + dp(6) if self.buttons.cols == 2 else dp(56)
 
     def _orient(self, *args: Any) -> None:
         upright = self.height > self.width
         self.buttons.cols = 2 if upright else 4
-        self.buttons.height = dp(56) * 2 + dp(6) if upright else dp(56)
+        if self.buttons.height:
+            self.buttons.height = self._buttons_height()
         super()._orient(*args)
 
     # -- commands -----------------------------------------------------------------------------
@@ -258,8 +253,11 @@ class GameScreen(BoardScreen):
         self.update_clocks(state)
 
         notebook = state.notebook_open and state.notebook_allowed and seat is not None
-        self.message.text = ("\n".join(notebook_lines(tr, state.notebook.page(seat))) if notebook
-                             else self._message_text(state))
+        message = ("\n".join(notebook_lines(tr, state.notebook.page(seat))) if notebook
+                   else self._message_text(state))
+        if message != self.message.text:
+            self.message.text = message
+            self.body.to_top()  # what just happened comes first
         self.notebook_button.text = tr("Notebook")
         self.notebook_button.set_role("primary" if notebook else "normal")
         self.notebook_button.disabled = not state.notebook_allowed
@@ -269,8 +267,7 @@ class GameScreen(BoardScreen):
         self.draw_button.text = tr("Offer draw")
         self.takeback_button.text = tr("Ask takeback")
         self.resign_button.text = tr("Really resign?") if self._resign_armed else tr("Resign")
-        self.buttons.opacity = 1 if seat else 0
-        self.buttons.disabled = not seat or bool(view.get("result"))
+        self.buttons.disabled = not seat or bool(view.get("result")) or not self.buttons.height
 
     def update_clocks(self, state: TableState) -> None:
         """The clocks, run down locally between the referee's updates (called every second)."""
@@ -307,7 +304,7 @@ class GameScreen(BoardScreen):
         guidance = guidance_lines(tr, state.guidance, state.board_steps)
         if guidance and not state.taken_back:
             parts.append("\n".join(guidance))
-        if computer := computer_move_text(tr, state.computer_move):
+        if computer := computer_move_text(tr, state.computer_move, state.view, state.seat):
             parts.append("[b]" + computer + "[/b]")
         for warning in state.warnings:
             parts.append("[color=ffd54f]" + warning_text(tr, warning) + "[/color]")
@@ -343,6 +340,9 @@ class GameScreen(BoardScreen):
         self.offer_row.opacity = 1 if incoming else 0
         self.offer_row.height = dp(56) if incoming else 0
         self.offer_row.disabled = not incoming
+        # Answering replaces the four buttons, so the panel keeps its height and its heading its place.
+        self.buttons.opacity = 0 if incoming or not state.seat else 1
+        self.buttons.height = 0 if incoming else self._buttons_height()
         self.accept_button.text = tr("Accept")
         self.decline_button.text = tr("Decline")
 

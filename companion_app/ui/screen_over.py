@@ -8,7 +8,6 @@ from typing import Any
 
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.widget import Widget
 
 from companion_app.i18n.texts import result_text
 from companion_app.model.computer_choice import computer_button
@@ -45,8 +44,8 @@ class OverScreen(BoardScreen):
         self.new_game_button.bind(on_release=lambda *_: self.root_app.command("new_game"))
         self.computer_button = BigButton()  # the next game against the computer, or a person
         self.computer_button.bind(on_release=lambda *_: self.choose_opponent())
-        self.finish_side(self.result, self.move_label, controls, Widget(), self.export_button,
-                         self.export_label, self.new_game_button, self.computer_button)
+        self.finish_side(self.result, self.move_label, controls, self.export_button,
+                         self.export_label, self.new_game_button, self.computer_button, bottom=2)
 
     def choose_opponent(self) -> None:
         """A new game against the computer (at the other seat), or against a person again."""

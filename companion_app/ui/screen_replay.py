@@ -13,7 +13,6 @@ from typing import Any
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
-from kivy.uix.widget import Widget
 
 from companion_app.i18n.replay_texts import battle_lines, replay_lines, replay_title
 from companion_app.model.setup_model import app_home
@@ -90,14 +89,10 @@ class ReplayScreen(BoardScreen):
         self.load_row.add_widget(self.load_button)
         self.close_button = BigButton()
         self.close_button.bind(on_release=lambda *_: self.close())
-        self.finish_side(self.title, self.move_label, self.steps_label, self.battles_label,
-                         self.notice, Widget(), self.controls, self.game_row, self.load_row,
-                         self.close_button)
+        self.finish_side(self.title, self.move_label, self.controls, self.steps_label,
+                         self.battles_label, self.notice, self.game_row, self.load_row,
+                         self.close_button, top=3, bottom=1)
         self.message = ""
-
-    def flexible_min(self) -> float:
-        """Upright, the spacer under the steps takes no room."""
-        return 0
 
     # -- actions ------------------------------------------------------------------------------
     def step(self, step: str, ply: int | None = None) -> None:

@@ -128,16 +128,16 @@ class SetupScreen(BoardScreen):
         actions.add_widget(self.submit_button)
         self.status = WrapLabel(font_size=sp(15))
         self.key_label = WrapLabel(font_size=sp(13), color=(0.75, 0.77, 0.8, 1))
-        self.finish_side(self.title, self.tray, self.problems, self.markers, Widget(), row, saves,
-                         self.status, actions, self.key_label)
+        # The tray stays in view under the title; the rest scrolls above the send button when short.
+        self.finish_side(self.title, self.tray, self.problems, self.markers, row, saves,
+                         self.status, self.key_label, actions, top=2, bottom=1)
 
-    def flexible_min(self) -> float:
-        """Upright, the spacer under the tray takes no room."""
-        return 0
+        self.side.bind(width=lambda *_: self._fit_tray())
 
-    def _orient(self, *_: Any) -> None:
-        self.tray.cols = 6 if self.height > self.width else 3
-        super()._orient()
+    def _fit_tray(self) -> None:
+        # As many kinds a row as the panel has room for (a finger needs some 60 px a kind).
+        across = int(self.side.width // dp(62)) if self.side.width > 0 else 3
+        self.tray.cols = max(3, min(max(1, len(self.items)), across, 10))
 
     # -- actions ------------------------------------------------------------------------------
     def start(self, variant: str, color: str) -> None:
@@ -154,6 +154,7 @@ class SetupScreen(BoardScreen):
         for kind in order:
             self.items[kind] = TrayItem(self, kind)
             self.tray.add_widget(self.items[kind])
+        self._fit_tray()
         self.refresh(self.root_app.state)
 
     def select(self, kind: str) -> None:
@@ -292,7 +293,7 @@ class PlacingScreen(BoardScreen):
         self.progress = FitLabel(font_size=sp(30), bold=True, size_hint_y=None, height=dp(50))
         self.next_label = WrapLabel(font_size=sp(20))
         self.wait_label = WrapLabel(font_size=sp(16))
-        self.finish_side(self.title, self.progress, self.next_label, self.wait_label, Widget())
+        self.finish_side(self.title, self.progress, self.next_label, self.wait_label)
 
     def refresh(self, state: TableState) -> None:
         """Fade what is still to place, turn sensed squares green, name the next piece."""

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle
 from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion_app.ui.pieces import add_sprite, draw_text
@@ -152,29 +155,94 @@ class CapturedTray(Widget):
             x += size * 0.92
 
 
+class FitBody(BoxLayout):
+    """The middle of a panel: its widgets top to bottom at their own heights; it scrolls only when
+    they need more room than it has, so the heading above and the buttons below never move."""
+
+    def __init__(self, widgets, spacing: float = dp(6), **kwargs: Any):
+        super().__init__(orientation="vertical", **kwargs)
+        self.content = BoxLayout(orientation="vertical", size_hint_y=None, spacing=spacing)
+        self.content.bind(minimum_height=self.content.setter("height"))
+        for widget in widgets:
+            self.content.add_widget(widget)
+        self.scroller: ScrollView | None = None  # made when first needed (its stencil costs frames)
+        self.below = Widget()  # the room under content that needs less than there is
+        self._trigger = Clock.create_trigger(self._place, -1)
+        self.bind(size=self._trigger)
+        self.content.bind(height=self._trigger)
+        self._place()
+
+    def wanted_height(self) -> float:
+        """The height that shows every widget without scrolling."""
+        return float(self.content.height)
+
+    def scrolls(self) -> bool:
+        """True while the widgets need more room than the body has."""
+        return self.scroller is not None and self.scroller.parent is self
+
+    def to_top(self) -> None:
+        """Show the first widget (a new message is written at the top)."""
+        if self.scroller is not None:
+            self.scroller.scroll_y = 1
+
+    def _place(self, *_: Any) -> None:
+        need_scroll = self.content.height > self.height + 1
+        if need_scroll == self.scrolls() and self.content.parent is not None:
+            return
+        self.clear_widgets()
+        if self.content.parent is not None:
+            self.content.parent.remove_widget(self.content)
+        if need_scroll:
+            if self.scroller is None:
+                self.scroller = ScrollView(do_scroll_x=False, bar_width=dp(6), scroll_type=["bars", "content"])
+            self.scroller.add_widget(self.content)
+            self.add_widget(self.scroller)
+            self.scroller.scroll_y = 1
+        else:
+            self.add_widget(self.content)
+            self.add_widget(self.below)
+
+
 def orient(layout, side, portrait: bool, side_share: float, flexible_min: float = dp(90)) -> None:
     """Board beside the panel in landscape; in portrait the panel below takes what it needs.
 
-    In portrait the panel's height is the sum of its children's (stretchy children get
-    `flexible_min`), so nothing overlaps the board; the board, drawn square, shrinks to fit.
+    In landscape the panel gets its share of the width, or all the board, drawn square, does not
+    need (a wide, low screen). In portrait a panel with a FitBody takes a fixed part of the height
+    (the rest of a square board's room, at least 45 %, more if its fixed widgets need it), so
+    neither its heading nor the board moves when a sentence grows: the FitBody scrolls. A panel
+    without one takes the sum of its children's heights (stretchy ones get `flexible_min`).
     """
     layout.orientation = "vertical" if portrait else "horizontal"
+    padding = layout.padding[0] + layout.padding[2] if len(layout.padding) == 4 else 0
     if not portrait:
-        side.size_hint = (side_share, 1)
+        board_room = layout.height - padding
+        spare = layout.width - padding - layout.spacing - board_room
+        # A size hint shares the width with the board's hint of 1: f of the width is f / (1 - f).
+        fraction = min(0.6, max(side_share / (1 + side_share), spare / max(layout.width, 1)))
+        side.size_hint = (fraction / (1 - fraction), 1)
         return
     needed = side.padding[1] + side.padding[3] if len(side.padding) == 4 else 0
-    for child in side.children:
-        needed += child.height if child.size_hint_y is None else flexible_min
     needed += side.spacing * max(0, len(side.children) - 1)
+    has_body = any(isinstance(child, FitBody) for child in side.children)
+    for child in side.children:
+        if isinstance(child, FitBody):
+            needed += dp(90)  # what a body shows at least; it scrolls the rest
+        else:
+            needed += child.height if child.size_hint_y is None else flexible_min
     side.size_hint = (1, None)
-    side.height = needed
+    if has_body:
+        share = max(layout.height - layout.width, layout.height * 0.45)
+        side.height = min(max(needed, share), layout.height * 0.7)
+    else:
+        side.height = needed
 
 
 def keep_oriented(screen) -> None:
     """Re-run `screen._orient` when the screen resizes or a panel child changes height."""
-    from kivy.clock import Clock
-
     trigger = Clock.create_trigger(screen._orient, 0)
     screen.bind(size=trigger)
+    screen.layout.bind(size=trigger)  # the layout follows the screen a frame later
     for child in screen.side.children:
         child.bind(height=trigger)
+        if isinstance(child, FitBody):
+            child.content.bind(height=trigger)

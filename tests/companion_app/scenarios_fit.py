@@ -3,70 +3,16 @@
 from __future__ import annotations
 
 import random
-import re
 
-from kivy.core.text import Label as CoreLabel
 from kivy.uix.label import Label
-from kivy.uix.textinput import TextInput
 
 from companion_app.demo.local_table import LocalTable
+from tests.companion_app.layout_checks import overflows
+from tests.companion_app.layout_checks import shown as _shown
 from tests.companion_app.scenarios import _play_until_battle, _start_game, _tablets, _until
 
 KEYS = {"red": "0412-7730-9158-2046", "blue": "5530-1187-0042-9911"}
 SIZES = {"landscape": None, "portrait": (500, 800)}  # 800x1280 upright, scaled to fit the window
-MARKUP = re.compile(r"\[/?[a-z]+(=[^\]]*)?\]")
-
-
-def _shown(widget) -> bool:
-    while widget is not None:
-        if widget.opacity == 0 or widget.width <= 0 or widget.height <= 0:
-            return False
-        widget = widget.parent if widget.parent is not widget else None
-    return True
-
-
-def _natural_size(label: Label) -> tuple[float, float]:
-    """The rendered texture's size with no wrapping box: the text on as many lines as it has."""
-    box = label.text_size
-    label.text_size = (None, None)
-    label.texture_update()
-    size = tuple(label.texture_size)
-    label.text_size = box
-    label.texture_update()
-    return size
-
-
-def _widest_word(label: Label) -> float:
-    core = CoreLabel(font_size=label.font_size, bold=label.bold, font_name=label.font_name)
-    words = MARKUP.sub("", label.text).split()
-    return max((core.get_extents(word)[0] for word in words), default=0)
-
-
-def overflows(screen, where: str) -> list[str]:
-    """Every shown label or button whose rendered text is wider or taller than the widget itself."""
-    found = []
-    for widget in screen.walk():
-        if isinstance(widget, TextInput) and widget.hint_text and not widget.text and _shown(widget):
-            core = CoreLabel(font_size=widget.font_size, font_name=widget.font_name)
-            room = widget.width - widget.padding[0] - widget.padding[2]
-            if core.get_extents(widget.hint_text)[0] > room + 1:
-                found.append(f"{where} TextInput hint {widget.hint_text!r}: wider than {room:.0f}px")
-        if not isinstance(widget, Label) or not widget.text.strip() or not _shown(widget):
-            continue
-        room = widget.width - widget.padding[0] - widget.padding[2]
-        width, _ = _natural_size(widget)
-        name = f"{where} {type(widget).__name__} {widget.text!r}"
-        if width <= room + 1:
-            continue
-        # Too long for one line: it may wrap, but no word may be cut and no line may hang out.
-        widget.texture_update()
-        if widget.text_size[0] is None:
-            found.append(f"{name}: {width:.0f}px of text on one line in {room:.0f}px")
-        elif _widest_word(widget) > room + 1:
-            found.append(f"{name}: a word is wider than the widget ({room:.0f}px)")
-        elif widget.texture_size[1] > widget.height + 1:
-            found.append(f"{name}: {widget.texture_size[1]:.0f}px of lines in {widget.height:.0f}px")
-    return found
 
 
 def _laid_out(root, screen_name: str, size) -> bool:

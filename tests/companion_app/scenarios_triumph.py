@@ -193,7 +193,7 @@ def triumph_attack(d):
     d.report["after_defend"] = table.game.awaiting()
     finish_attack(table)
     yield 0.3
-    d.report["events"] = [e["type"] for e in table.game.events]
+    d.report["events"] = [e.type for e in table.game.events]
     d.report["blue_steps"] = [b.text for b in blue_screen.step_buttons]
     d.report["red_steps_after"] = [b.text for b in red_screen.step_buttons]
     d.report["blue_blocks"] = table.instructions["blue"]

@@ -11,7 +11,7 @@ def test_the_tablet_and_the_display_ask_for_the_computers_move(run_scenario):
     assert any(sentence in text for text in report["tablet_texts"]), report["tablet_texts"]
     assert any(sentence in text for text in report["display_texts"]), report["display_texts"]
     for marks in (report["tablet_marks"], report["display_marks"]):
-        assert marks[move["square"]] == "selected" and marks[move["to"]] == "fill"
+        assert marks[move["square"]] == "computer-from" and marks[move["to"]] == "computer-to"
     assert (shots / "computer-move-tablet.png").exists() and (shots / "computer-move-display.png").exists()
 
 

@@ -28,6 +28,18 @@ def test_the_human_is_asked_to_move_the_computers_piece_in_every_language():
     assert computer_move_text(Translator("en"), {"seat": "green", "square": "e7", "to": "e6"}) == ""
 
 
+def test_an_attack_by_the_computer_says_which_piece_it_attacks():
+    view = {"pieces": [{"square": "e7", "color": "blue", "kind": None},
+                       {"square": "e6", "color": "red", "kind": "lieutenant"}]}
+    told = computer_move_text(Translator("en"), MOVE, view, "red")
+    assert told == ("Move the blue piece from e7 to e6 for the computer: it attacks your "
+                    "Lieutenant (5).")
+    public = {"pieces": [dict(p, kind=None) for p in view["pieces"]]}
+    assert computer_move_text(Translator("en"), MOVE, public) == (
+        "Move the blue piece from e7 to e6 for the computer: it attacks the red piece there.")
+    assert "Leutnant" in computer_move_text(Translator("de"), MOVE, view, "red")
+
+
 @pytest.mark.parametrize("seat", ["red", None])  # the human's tablet and the referee display
 def test_the_state_reaches_the_model_and_rings_its_squares(seat):
     model = TableState(seat=seat)
@@ -35,7 +47,7 @@ def test_the_state_reaches_the_model_and_rings_its_squares(seat):
     adapter.public_state(state_with(MOVE, {"matches": True, "clear": [], "fill": [], "wrong": [],
                                             "reason": None, "reading": True, "plan": [STEP]}))
     assert model.computer_move == MOVE
-    assert game_marks(model, {}) == {"e7": "selected", "e6": "fill"}
+    assert game_marks(model, {}) == {"e7": "computer-from", "e6": "computer-to"}
     adapter.public_state(state_with(None, None))
     assert model.computer_move is None and game_marks(model, {}) == {}
 

@@ -28,7 +28,9 @@ def messages_in_code() -> set[str]:
 
 @pytest.mark.parametrize("language", ["de", "bg"])
 def test_every_message_is_translated_with_the_same_placeholders(language):
-    catalog = parse_po((LOCALE_DIR / language / "LC_MESSAGES" / "arbiter.po").read_text("utf-8"))
+    catalog: dict[str, str] = {}
+    for po in (LOCALE_DIR / language / "LC_MESSAGES").glob("*.po"):  # the app's and each game's
+        catalog.update(parse_po(po.read_text("utf-8")))
     wanted = messages_in_code()
     assert len(wanted) > 100
     missing = sorted(m for m in wanted if m not in catalog)
@@ -66,3 +68,25 @@ def test_rank_numbering_old_and_new():
 def test_unknown_language_is_refused_clearly():
     with pytest.raises(ValueError, match="unknown language"):
         Translator("fr")
+
+
+def test_plural_entries_give_the_form_for_the_count():
+    source = ('msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+              'msgid "{count} unit"\nmsgid_plural "{count} units"\n'
+              'msgstr[0] "{count} Einheit"\nmsgstr[1] "{count} Einheiten"\n')
+    translations = gettext.GNUTranslations(io.BytesIO(compile_mo(parse_po(source))))
+    assert translations.ngettext("{count} unit", "{count} units", 1) == "{count} Einheit"
+    assert translations.ngettext("{count} unit", "{count} units", 4) == "{count} Einheiten"
+
+
+def test_a_game_brings_its_own_catalogue_beside_the_apps(tmp_path, monkeypatch):
+    from companion_app.i18n import catalog
+
+    folder = tmp_path / "de" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "arbiter.po").write_text('msgid "Your turn"\nmsgstr "Du bist am Zug"\n', "utf-8")
+    (folder / "triumph.po").write_text('msgid "End turn"\nmsgstr "Zug beenden"\n\n'
+                                       'msgid "Your turn"\nmsgstr "not this one"\n', "utf-8")
+    monkeypatch.setattr(catalog, "LOCALE_DIR", tmp_path)
+    tr = Translator("de")
+    assert (tr("Your turn"), tr("End turn"), tr("Board")) == ("Du bist am Zug", "Zug beenden", "Board")

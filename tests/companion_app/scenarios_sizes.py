@@ -1,0 +1,124 @@
+"""Every Stratego-family screen at the sizes of the tablets families own, checked by layout_checks.
+
+The real app against the in-process referee (LocalTable): the set-up, pairing and connect
+screens, the game (a battle, the notebook, an offer with a refusal, the computer's move), the end,
+the replay panel, the referee display and the demo's board window.
+"""
+
+from __future__ import annotations
+
+import random
+
+from companion_app.demo.local_table import LocalTable
+from tests.companion_app.layout_checks import box, layout_problems
+from tests.companion_app.scenarios import _play_until_battle, _start_game, _tablets, _until
+
+# 7-inch, 10-inch, 10-inch upright, a large iPad, and the demo's own windows.
+SIZES = {"1024x600": (1024, 600), "1280x800": (1280, 800), "800x1280": (800, 1280),
+         "2048x1536": (2048, 1536), "demo": (760, 400), "demo-upright": (480, 720)}
+SHOTS = ("1024x600", "800x1280")  # the sizes docs/app.md shows
+
+
+def _settled(root, screen_name: str, size) -> bool:
+    """True once the screen has the size asked for and its layout the orientation that goes with it
+    (each takes a frame or more to follow the one before on a loaded machine)."""
+    screen = root.screen_by_name[screen_name]
+    if root.screens.current != screen_name or tuple(root.size) != tuple(size):
+        return False
+    if abs(screen.width - size[0]) > 1 or abs(screen.height - (size[1] - root.top_bar.height)) > 1:
+        return False
+    layout = getattr(screen, "layout", None)
+    upright = screen.height > screen.width
+    return layout is None or (layout.orientation == ("vertical" if upright else "horizontal")
+                              and tuple(layout.size) == tuple(screen.size))
+
+
+def _steady(root):
+    """Yield frames until nothing on the root moves between two frames."""
+    last = None
+    for _ in range(100):
+        now = [tuple(box(widget)) for widget in root.walk(restrict=True)]
+        if now == last:
+            return
+        last = now
+        yield 0.05
+
+
+def _look(d, root, screen_name: str, state: str, sizes, language: str = "en", shots=SHOTS):
+    """Show `root` at each size; collect what layout_checks finds and the heading's place."""
+    for size_name in sizes:
+        size = SIZES[size_name]
+        d.show(root, size=size)
+        if root.tr.language != language:
+            root.set_language(language)
+        root.refresh()
+        yield from _until(lambda s=size: _settled(root, screen_name, s), what=f"{screen_name} at {size_name}")
+        yield from _steady(root)  # the layout's next passes fit the texts
+        where = f"{size_name} {language} {screen_name}/{state}:"
+        d.report["problems"] += layout_problems(root, where)
+        d.report["looked"].append(f"{size_name} {screen_name}/{state}")
+        heading = getattr(root.screen_by_name[screen_name], "turn_label", None)
+        if heading is not None:
+            d.report["headings"].setdefault(f"{size_name} {language}", {})[state] = box(heading)
+        if size_name in shots:
+            d.shot(f"{screen_name}-{state}-{size_name}-{language}", root)
+
+
+def screen_sizes(d):
+    """Every screen, each size, in English and German (the longest words)."""
+    d.report.update(problems=[], looked=[], headings={})
+    sizes = list(SIZES)
+    languages = d.args or ["en"]
+    # The first screen: no board chosen yet.
+    newcomer = _tablets(LocalTable("classic"), "red")[0]
+    for language in languages:
+        yield from _look(d, newcomer, "connect", "start", sizes, language)
+    # Set-up, with the tray full and with an army ready.
+    table = LocalTable("classic")
+    (arranging,) = _tablets(table, "red")
+    table.key_fingerprints = {"red": "0412-7730-9158-2046"}
+    arranging.connect("local", "red")
+    yield 0.2
+    for language in languages:
+        yield from _look(d, arranging, "setup", "empty", sizes, language)
+    arranging.screen_by_name["setup"].randomize()
+    for language in languages:
+        yield from _look(d, arranging, "setup", "ready", sizes, language)
+    # The game: plain, after a battle, with the notebook, with an offer and a refusal.
+    table = LocalTable("classic")
+    red, blue, display = _tablets(table, "red", "blue", None)
+    red.wanted_seat, blue.wanted_seat = "red", "blue"
+    yield from _start_game(d, table, red, blue)
+    display.connect("local", None)
+    table.clocks = {"red": 300.0, "blue": 287.5, "game": 1800.0, "running": "red"}
+    table.publish()
+    yield 0.2
+    for language in languages:
+        yield from _look(d, red, "game", "start", sizes, language)
+    _play_until_battle(table, random.Random(5), "red")
+    table.publish()
+    yield 0.2
+    d.report["battle_text"] = red.screen_by_name["game"].message.text
+    for language in languages:
+        yield from _look(d, red, "game", "battle", sizes, language)
+        yield from _look(d, blue, "game", "battle-blue", sizes, language)
+        yield from _look(d, display, "display", "battle", sizes, language)
+    red.state.notebook_allowed = True
+    red.state.notebook_open = True
+    for language in languages:
+        yield from _look(d, red, "game", "notebook", sizes, language)
+    red.state.notebook_open = False
+    blue.command("draw_offer")
+    red.command("move", {"move": "a1-a9"})  # refused: shown in red under the offer
+    yield 0.2
+    for language in languages:
+        yield from _look(d, red, "game", "offer", sizes, language)
+    red.screen_by_name["game"]._confirm_resign()
+    red.command("resign")
+    yield 0.2
+    for language in languages:
+        yield from _look(d, red, "over", "resigned", sizes, language)
+        yield from _look(d, display, "display", "over", sizes, language)
+    red.toggle_replay()
+    for language in languages:
+        yield from _look(d, red, "replay", "open", sizes, language)

@@ -17,6 +17,7 @@ from kivy.uix.widget import Widget
 from companion_app.i18n.catalog import N_
 from companion_app.i18n.texts import clock_text
 from companion_app.i18n.triumph_texts import (
+    MAP_LEGEND,
     army_name,
     attack_lines,
     commands_used_text,
@@ -54,7 +55,7 @@ class TimeTrack(Widget):
         self.redraw()
 
     def redraw(self, *_: Any) -> None:
-        """Ten boxes: 7 8 9 10 11 12 1 2 3 4."""
+        """Ten boxes, the hours as a 24-hour clock counts them: 7 8 9 10 11 12 13 14 15 16."""
         self.canvas.clear()
         count = LAST_HOUR - FIRST_HOUR + 1
         cell = self.width / count
@@ -69,7 +70,7 @@ class TimeTrack(Widget):
                 if current:
                     Color(1, 0.85, 0.3, 1)
                     Line(rectangle=(x + 1, self.y, cell - 2, self.height), width=2)
-            label = str(hour if hour <= 12 else hour - 12)
+            label = str(hour)
             texture = text_texture(label, int(sp(18) if current else sp(15)), current)
             w, h = texture.size
             with self.canvas:
@@ -142,8 +143,7 @@ def legend_text(tr: Any) -> str:
         f"[b][color=6f9bff]{army_name(tr, 'french')}[/color]   "
         f"[color=ff6e6e]{army_name(tr, 'allied')}[/color]   "
         f"[color=ffa000]{tr(ATTACK_WORD)}[/color]   [color=ffb74d]{tr(ROAD_WORD)}[/color][/b]",
-        tr("Number on a block: how many blocks; tan circle: a hill; coloured dots: objectives; "
-           "dashed red line: impassable; thick line: wide border; X: approach closed"),
+        tr(MAP_LEGEND),
     ])
 
 

@@ -25,14 +25,15 @@ from companion_app.i18n.triumph_tablet_texts import (
     missing_text,
     option_text,
     refusal_title,
-    result_line,
     short_position,
     side_text,
     step_text,
     unit_text,
 )
+from companion_app.i18n.triumph_texts import MAP_LEGEND
 from companion_app.model.table import TableState
 from companion_app.model.triumph_table import SIDE_OF_SEAT, TriumphTable
+from companion_app.ui.triumph_end import fill_end
 from companion_app.ui.triumph_panel import MapPanelScreen
 from companion_app.ui.widgets import BigButton
 
@@ -59,6 +60,8 @@ class TriumphScreen(MapPanelScreen):
         self.send_button: BigButton | None = None
         self.control_buttons: list[BigButton] = []
         self.headline = ""
+        self.end_lines: list[Any] = []
+        self.legend: Any = None
         self._resign_armed = False
 
     @property
@@ -134,13 +137,17 @@ class TriumphScreen(MapPanelScreen):
             self.map.highlight(command.positions() if command is not None else [])
         side = table.side
         army = tr(ARMY_NAMES[side]) if side else ""
+        if view.get("result"):  # the end of the battle has the panel to itself
+            self.end_lines = fill_end(self, tr, view, side)
+            self._instructions(tr, table)
+            self._army(tr, table)
+            return
+        self.end_lines = []
         self.heading(f"{army} · {hour_text(tr, view.get('round'))}", 20)
         morale = view.get("morale") or {}
         self.line(tr("Morale: French {french} · Allies {allied}").format(
             french=morale.get("french", "?"), allied=morale.get("allied", "?")), 16)
-        if view.get("result"):
-            self.heading(result_line(tr, view["result"], side), 22)
-        elif view.get("to_move") == side:
+        if view.get("to_move") == side:
             self.line(commands_text(tr, table.commands_left()), 15)
         if table.notice:  # the referee's other answers (the adapter's known texts translate)
             self.line("[color=ffd54f]" + tr(table.notice) + "[/color]", 16)
@@ -154,8 +161,8 @@ class TriumphScreen(MapPanelScreen):
         if body:
             self._decision(tr, table)
         self._army(tr, table)
-        if not view.get("result"):
-            self._controls(tr)
+        self._controls(tr)
+        self.legend = self.line("[color=b0bec5]" + tr(MAP_LEGEND) + "[/color]", 14)
 
     # -- takebacks and resigning (the referee refuses a takeback once anything was shown) -------
     def _offer(self, tr: Any, state: TableState) -> None:
@@ -223,10 +230,9 @@ class TriumphScreen(MapPanelScreen):
                 self.option_buttons.append((option, self.decision_buttons[-1]))
             return
         if table.command is None:
+            # the commands first; ending the turn is the last choice, no larger than the others
             menu = table.menu()
             ends = [i for i, e in enumerate(menu) if e.get("type") == "end_turn"]
-            for index in ends:
-                self.decision_buttons.append(self.button(tr("End turn"), partial(self.pick, index), "warn", 48))
             grid = self.grid(2)
             for index, entry in enumerate(menu):
                 if index not in ends:
@@ -234,6 +240,11 @@ class TriumphScreen(MapPanelScreen):
                     button.bind(on_release=lambda *_, i=index: self.pick(i))
                     grid.add_widget(button)
                     self.decision_buttons.append(button)
+            for index in ends:
+                button = BigButton(text=tr("End turn"), height=dp(48), font_size=sp(15), role="warn")
+                button.bind(on_release=lambda *_, i=index: self.pick(i))
+                grid.add_widget(button)
+                self.decision_buttons.append(button)
             return
         self._composer(tr, table, units)
 

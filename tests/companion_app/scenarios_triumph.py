@@ -154,6 +154,8 @@ def triumph_command(d):
     d.report["over"] = [red.state.phase, red.screens.current,
                         [t for t in _texts(screen) if "won" in t],
                         len(screen.decision_buttons)]
+    d.report["end_lines"] = [(label.end_kind, label.text) for label in screen.end_lines]
+    d.shot("triumph-end")
 
 
 def triumph_attack(d):

@@ -102,21 +102,20 @@ def test_a_tap_names_the_locale_it_falls_in_or_a_marked_approach():
 
 def test_the_display_texts():
     tr = Translator("en")
-    assert [track_hour_text(tr, h) for h in (7, 12, 13, 16)] == ["7:00 AM", "12:00 noon", "1:00 PM",
-                                                          "4:00 PM"]
+    assert [track_hour_text(tr, h) for h in (7, 12, 13, 16)] == ["7:00", "12:00", "13:00", "16:00"]
     game, views = opening_with_an_attack()
     assert waiting_text(tr, views[5]) == "Waiting for the Allies: defend or retreat"
-    assert turn_text(tr, views[0]) == "7:00 AM: turn of the Allies"
+    assert turn_text(tr, views[0]) == "7:00: turn of the Allies"
     lines = attack_lines(tr, views[-1])
     assert lines[0] == "French attack from 93 into 94"
     assert "Attack leaders (2): Inf-3, Inf-2" in lines
     assert lines[-1] == "Result so far: +2"
     assert face_words(tr, {"type": "infantry", "strength": 3, "guard": True}) == "Guard Inf-3"
     assert result_lines(tr, {"winner": "french", "reason": "demoralised"}) == [
-        "French win", "The army of the Allies is demoralised."]
+        "French win", "The Allied army is demoralised."]
     de = Translator("de")
     assert waiting_text(de, views[5]) == "Warten auf die Alliierten: verteidigen oder zurückziehen"
-    assert track_hour_text(de, 14) == "14:00 Uhr"
+    assert track_hour_text(de, 14) == "14:00"  # 24-hour in every language, never "nachmittags"
 
 
 def test_a_feint_closes_its_approach_on_the_map():

@@ -12,6 +12,7 @@ from typing import Any
 from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion_app.i18n.catalog import N_
@@ -89,6 +90,11 @@ class TriumphDisplay(BoxLayout):
         self.side = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.3,
                               padding=dp(6))
         paint_background(self.side, PANEL)
+        # the hour and the clocks stay put; everything else scrolls when the screen is small
+        self.scroll = ScrollView(do_scroll_x=False, bar_width=dp(5))
+        self.body = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
+        self.body.bind(minimum_height=self.body.setter("height"))
+        self.scroll.add_widget(self.body)
         self.turn = FitLabel(font_size=sp(26), bold=True, size_hint_y=None, height=dp(44))
         self.track = TimeTrack()
         self.clocks = FitLabel(font_size=sp(22), markup=True, size_hint_y=None, height=dp(36))
@@ -99,12 +105,21 @@ class TriumphDisplay(BoxLayout):
         self.result = WrapLabel(font_size=sp(22), bold=True, collapse_empty=True)
         self.notes = WrapLabel(font_size=sp(14), collapse_empty=True)
         self.legend = WrapLabel(font_size=sp(13), markup=True, color=(0.85, 0.86, 0.9, 1))
-        for widget in (self.turn, self.track, self.clocks, self.morale, self.commands,
-                       self.waiting, self.result, self.attack, self.notes, Widget(),
-                       self.legend):
+        for widget in (self.turn, self.track, self.clocks, self.scroll):
             self.side.add_widget(widget)
+        for widget in (self.morale, self.commands, self.waiting, self.result, self.attack,
+                       self.notes, self.legend):
+            self.body.add_widget(widget)
         self.add_widget(self.map)
         self.add_widget(self.side)
+        self.bind(size=self._orient)
+
+    def _orient(self, *_: Any) -> None:
+        """Beside the map on a wide screen, under it on an upright one."""
+        upright = self.height > self.width
+        self.orientation = "vertical" if upright else "horizontal"
+        self.map.size_hint = (1, 0.62) if upright else (0.7, 1)
+        self.side.size_hint = (1, 0.38) if upright else (0.3, 1)
 
     def refresh(self, state: TableState) -> None:
         """Redraw from the public state's view."""

@@ -8,7 +8,9 @@ test_app_triumph_sizes.py."""
 from __future__ import annotations
 
 from engine.triumph.standard import standard_setup
-from tests.companion_app.scenarios_sizes import SIZES, _look
+from tests.companion_app.layout_checks import layout_problems
+from tests.companion_app.scenarios import _until
+from tests.companion_app.scenarios_sizes import SIZES, _look, _steady
 from tests.companion_app.scenarios_triumph import _tablet
 from tests.companion_app.scenarios_triumph_display import _display
 from tests.companion_app.triumph_games import opening_with_an_attack
@@ -80,4 +82,27 @@ def triumph_screen_sizes(d):
     display = _display()
     display.deliver("connection", {"referee": "online", "red": "online", "blue": "online"})
     display.deliver("view", views[-1])
-    yield from look(display, "display", "attack")
+    yield from _look_display(d, display, sizes, language)
+
+
+def _look_display(d, root, sizes, language: str):
+    """The display at each size: the NT panel takes the Stratego board's place, so it settles
+    when the panel has the screen's size."""
+    for size_name in sizes:
+        size = SIZES[size_name]
+        d.show(root, size=size)
+        if root.tr.language != language:
+            root.set_language(language)
+        root.refresh()
+        screen = root.screen_by_name["display"]
+
+        def settled(s=size):
+            panel = screen.triumph
+            return (tuple(root.size) == tuple(s) and panel.parent is screen
+                    and tuple(panel.size) == tuple(screen.size))
+        yield from _until(settled, what=f"the NT display at {size_name}")
+        yield from _steady(root)
+        d.report["problems"] += layout_problems(root, f"{size_name} {language} display/attack:")
+        d.report["looked"].append(f"{size_name} display/attack")
+        if size_name in NT_SHOTS:
+            d.shot(f"display-attack-{size_name}-{language}", root)

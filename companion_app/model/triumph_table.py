@@ -161,7 +161,7 @@ class TriumphTable:
     setup: dict[str, Any] | None = None  # the set-up the referee accepted
     instructions: list[dict[str, Any]] = field(default_factory=list)  # {"seq", "steps"}, newest last
     done: set[tuple[int, int]] = field(default_factory=set)  # (block seq, step index) marked done
-    refusal: dict[str, str] | None = None  # {"rule", "message"} of the last refused command
+    refusal: dict[str, Any] | None = None  # {"rule", "message", "reason"?, "data"?} last refused
     command: Command | None = None
     draft: RetreatDraft | LossDraft | None = None  # an answer being built block by block
     sent: dict[str, Any] | None = None  # the last action sent, until the next view
@@ -187,6 +187,8 @@ class TriumphTable:
             self.instructions = [b for b in blocks or () if isinstance(b, dict)]
         elif kind == "refusal" and str(payload.get("rule", "")).startswith("nt-"):
             self.refusal = {"rule": str(payload["rule"]), "message": str(payload.get("message", ""))}
+            if payload.get("reason"):  # a referee that sends the reason: the tablet words it
+                self.refusal.update(reason=str(payload["reason"]), data=dict(payload.get("data") or {}))
             self.sent = None
         elif kind == "notice":  # another answer to the command (not its turn, wrong phase, ...)
             self.sent = None

@@ -94,9 +94,7 @@ def _look_display(d, root, sizes, language: str):
         if root.tr.language != language:
             root.set_language(language)
         root.refresh()
-        screen = root.screen_by_name["display"]
-
-        def settled(s=size):
+        def settled(s=size, screen=root.screen_by_name["display"]):
             panel = screen.triumph
             return (tuple(root.size) == tuple(s) and panel.parent is screen
                     and tuple(panel.size) == tuple(screen.size))

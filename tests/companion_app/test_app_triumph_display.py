@@ -25,11 +25,15 @@ def test_the_display_shows_the_public_game_and_the_attack(run_scenario):
     drawn = report["drawn"]
     assert drawn["attack"] == "93>94"
     assert drawn["R94"].startswith("allied:5") and drawn["R93"].startswith("french:4")
-    assert drawn["64>63"] == "french:1 A1"  # the fixed battery's face is public (set-up)
+    assert drawn["64>63"] == "french:1"
     assert drawn["flag:Langeron"] == "R94" and drawn["flag:St. Hilaire"] == "R93"
-    for position, label in drawn.items():
+    # zoomed in three times, a chip lists the faces the public may see, and only those
+    zoomed = report["drawn_zoomed"]
+    assert report["zoom"] == 3.0
+    assert zoomed["64>63"] == "french:1 · A1"  # the fixed battery's face is public (set-up)
+    for position, label in zoomed.items():
         if position[0] == "R" or ">" in position[:4]:
-            known = label.split(" ")[1:]
+            known = label.partition(" · ")[2].split()
             shown = [k for k in known if not k.startswith("+")]
             assert len(shown) == len(report["public_faces"].get(position, [])), position
     assert report["map_inside"]

@@ -16,9 +16,10 @@ STATES = ("triumph_setup/standard", "triumph/menu", "triumph/waiting", "triumph/
           "triumph/instructions", "triumph/takeback", "triumph/end", "display/attack")
 
 
+@pytest.mark.timeout(1200)  # 66 screens a language; a loaded 2-core machine needs minutes
 @pytest.mark.parametrize("language", ["en", "de", "bg"])
 def test_every_nt_screen_fits_every_size(run_scenario, language):
-    report, folder = run_scenario("triumph_screen_sizes", language, timeout=900)
+    report, folder = run_scenario("triumph_screen_sizes", language, timeout=1100)
     assert "error" not in report, report.get("error")
     looked = {entry.split(" ", 1)[1] for entry in report["looked"]}
     assert looked == set(STATES)

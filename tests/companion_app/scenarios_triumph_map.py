@@ -38,6 +38,9 @@ def triumph_map_look(d):
             yield from settled(screen)
             d.report[f"{name}-{width}-overlaps"] = overlapping(screen.map.chips)
             d.report[f"{name}-{width}-chips"] = len(screen.map.chips)
+            d.report[f"{name}-title"] = root.top_bar.title.text
+            d.report[f"{name}-lights"] = root.top_bar.status.text
+            d.report[f"{name}-menu"] = [b.text for b in screen.decision_buttons]
             d.shot(f"triumph-map-{name}-{width}x{height}")
 
 

@@ -15,6 +15,13 @@ def test_the_printed_map_shows_every_army_with_no_chip_over_another(run_scenario
         for width in (1280, 1024):
             assert report[f"{side}-{width}-overlaps"] == []
             assert report[f"{side}-{width}-chips"] > 60  # numbers and chips of both armies
+    # the first screen names the armies, not the seats' colours
+    assert report["french-title"].endswith("· French") and report["allied-title"].endswith("· Allies")
+    assert "Red" not in report["allied-lights"] and "Allies" in report["allied-lights"]
+    # the commands come first; ending the turn is the last choice
+    menu = report["allied-menu"]
+    assert menu[0].startswith("Move the corps of") and menu[-1] == "End turn"
+    assert report["french-menu"] == []  # the French wait while the Allies command
 
 
 def test_a_retreat_is_planned_block_by_block_on_the_map_and_ruled_by_the_referee(run_scenario):

@@ -96,3 +96,30 @@ def triumph_retreat_built(d):
     d.report["received"] = table.received[-1]
     d.report["at_104"] = sorted(u for u in draft.survivors() if str(table.game.state.units[u].at) == "R104")
     d.report["survivors"] = sorted(draft.survivors())
+
+
+def triumph_map_gestures(d):
+    """Zoom and drag the map with a finger; a drag is no tap, a tap after it names a locale."""
+    table = RefereeTable()
+    table.start(standard_setup("french"), standard_setup("allied"))
+    blue = _tablet(table, "blue")
+    yield from _size(1024, 600)
+    d.show(blue)
+    screen = blue.screen_by_name["triumph"]
+    yield from settled(screen)
+    themap = screen.map
+    tapped: list[str] = []
+    themap.on_position = tapped.append
+    themap.zoom_at(2.5, *themap.center)
+    d.report["zoom"] = themap.zoom
+    before = themap.centre
+    start = (themap.width / 2, themap.height / 2)
+    d.drag(themap, start, (start[0] + 120, start[1] - 60))
+    yield 0.05
+    after = themap.centre
+    d.report["moved"] = [round((before[0] - after[0]) * themap.scale), round((after[1] - before[1]) * themap.scale)]
+    d.report["tapped_after_drag"] = list(tapped)
+    d.tap(themap, *themap.to_screen(*themap.board.regions[63].anchor))
+    d.report["tapped"] = list(tapped)
+    d.report["faces_shown"] = themap.drawn.get("R63")
+    d.shot("triumph-map-zoomed")

@@ -41,3 +41,14 @@ def test_a_retreat_is_planned_block_by_block_on_the_map_and_ruled_by_the_referee
     seat, command, args = report["received"]
     assert (seat, command, args["action"]["type"]) == ("blue", "nt", "retreat")
     assert report["at_104"] == report["survivors"]  # the referee moved them as planned
+
+
+def test_a_finger_zooms_and_drags_the_map_and_a_drag_is_no_tap(run_scenario):
+    report, folder = run_scenario("triumph_map_gestures")
+    _keep(folder)
+    assert "error" not in report, report.get("error")
+    assert report["zoom"] == 2.5
+    assert report["moved"] == [120, -60]  # the map follows the finger, pixel for pixel
+    assert report["tapped_after_drag"] == []
+    assert report["tapped"] == ["R63"]
+    assert report["faces_shown"] == "french:4 · C3 C2 C2 C2"  # zoomed in, the chip lists faces

@@ -105,9 +105,11 @@ class TriumphMap(Widget):
         marked = {p for p in self.highlighted if ">" in p}
         marked |= {s.position for s in self.scene.stacks if ">" in s.position}
         x, y = self.to_sheet(px, py)
-        for chip in self.chips:  # a finger on a chip means the chip's position
+        for chip in self.chips:  # a finger on a chip standing in its own locale: its position
             left, top, right, bottom = chip.box()
-            if chip.kind != "number" and left <= x <= right and top <= y <= bottom:
+            own = self.board.regions[parse_position(chip.position)[0]].outline
+            if (chip.kind != "number" and left <= x <= right and top <= y <= bottom
+                    and inside((chip.x, chip.y), own)):
                 return chip.position
         return self.board.position_at(x, y, marked, dp(20) / self.scale)
 

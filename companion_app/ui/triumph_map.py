@@ -12,7 +12,19 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from kivy.graphics import Color, Line, Mesh, Rectangle, RoundedRectangle, Triangle
+from kivy.graphics import (
+    Color,
+    InstructionGroup,
+    Line,
+    Mesh,
+    PopMatrix,
+    PushMatrix,
+    Rectangle,
+    RoundedRectangle,
+    Scale,
+    Translate,
+    Triangle,
+)
 from kivy.graphics.stencil_instructions import StencilPop, StencilPush, StencilUnUse, StencilUse
 from kivy.graphics.tesselator import TYPE_POLYGONS, WINDING_ODD, Tesselator
 from kivy.metrics import dp, sp
@@ -62,6 +74,12 @@ class TriumphMap(Widget):
         self._meshes = {n: _tesselate(r.outline) for n, r in self.board.regions.items()}
         self._measured: dict[tuple[str, str], tuple[float, float]] = {}
         self._closed_edges = [_shared_edge(self.board, a, b) for a, b in self.board.closed_borders]
+        self._board_group: InstructionGroup | None = None  # the board, built once
+        self._ink = InstructionGroup()  # where the drawing methods add their instructions
+        self._translate, self._scale = Translate(0, 0), Scale(1, 1, 1)
+        self._frames: list[Rectangle] = []
+        self._lines: list[tuple[Line, float, float]] = []
+        self._drawn_scale = 0.0
         self.bind(pos=self.redraw, size=self.redraw)
 
     # -- API ----------------------------------------------------------------------------------
@@ -190,28 +208,66 @@ class TriumphMap(Widget):
 
     # -- drawing ------------------------------------------------------------------------------
     def redraw(self, *_: Any) -> None:
-        """Paint the board, the view's marks, the rings; then every chip where it was laid."""
-        self.canvas.clear()
+        """Place the board (drawn once, in sheet units, under a transform that follows zoom and
+        pan), then paint the view's marks and every chip where it was laid."""
+        if self._board_group is None:
+            self._build_canvas()
         self.drawn = {}
+        self._ink.clear()
         if self.width < 10 or self.height < 10:
+            self._translate.xy, self._scale.xyz = (-1e6, -1e6), (1e-6, 1e-6, 1)
             return
         self._clamp()
-        canvas = self.canvas
-        canvas.add(StencilPush())  # nothing of a zoomed map spills over the panel beside it
-        canvas.add(Rectangle(pos=self.pos, size=self.size))
-        canvas.add(StencilUse())
-        canvas.add(Color(*GROUND))
-        canvas.add(Rectangle(pos=self.pos, size=self.size))
-        self._regions()
-        self._roads()
-        self._bars()
+        for rect in self._frames:
+            rect.pos, rect.size = self.pos, self.size
+        scale = self.scale
+        self._translate.xy = (self.center_x - self.centre[0] * scale,
+                              self.center_y + self.centre[1] * scale)
+        self._scale.xyz = (scale, -scale, 1)
+        if scale != self._drawn_scale:  # lines keep their pixel widths at every zoom
+            for line, least, sheet in self._lines:
+                line.width = max(least / scale, sheet)
+            self._drawn_scale = scale
         self._attack()
         self._closed_and_stormed()
         self._highlights()
         self._chips()
+
+    def _build_canvas(self) -> None:
+        """The canvas once: a stencil to the widget's box, the ground, the board under its
+        transform, and a group for what each view puts on it."""
+        canvas = self.canvas
+        frames = [Rectangle(pos=self.pos, size=self.size) for _ in range(3)]
+        self._frames = frames
+        canvas.add(StencilPush())  # nothing of a zoomed map spills over the panel beside it
+        canvas.add(frames[0])
+        canvas.add(StencilUse())
+        canvas.add(Color(*GROUND))
+        canvas.add(frames[1])
+        canvas.add(PushMatrix())
+        canvas.add(self._translate)
+        canvas.add(self._scale)
+        self._board_group = InstructionGroup()
+        self._ink = self._board_group
+        self._regions()
+        self._roads()
+        self._bars()
+        canvas.add(self._board_group)
+        canvas.add(PopMatrix())
+        self._ink = InstructionGroup()
+        canvas.add(self._ink)
         canvas.add(StencilUnUse())
-        canvas.add(Rectangle(pos=self.pos, size=self.size))
+        canvas.add(frames[2])
         canvas.add(StencilPop())
+
+    def _sheet_points(self, points: tuple[Point, ...] | list[Point]) -> list[float]:
+        return [coordinate for point in points for coordinate in point]
+
+    def _board_line(self, points: list[float], least: float, sheet: float, **kwargs: Any) -> None:
+        """A line of the board, `least` pixels wide at the least, else `sheet` units."""
+        line = Line(points=points, width=sheet, **kwargs)
+        self._lines.append((line, least, sheet))
+        self._ink.add(line)
 
     def _screen_points(self, points: tuple[Point, ...] | list[Point]) -> list[float]:
         flat: list[float] = []
@@ -220,37 +276,30 @@ class TriumphMap(Widget):
         return flat
 
     def _regions(self) -> None:
-        line = max(1.0, self.scale * 2.2)
         for number, region in self.board.regions.items():
-            self.canvas.add(Color(*(HILL if region.hill else FIELD)))
+            self._ink.add(Color(*(HILL if region.hill else FIELD)))
             for vertices, indices in self._meshes[number]:
-                flat: list[float] = []
-                for k in range(0, len(vertices), 4):
-                    sx, sy = self.to_screen(vertices[k], vertices[k + 1])
-                    flat += [sx, sy, 0, 0]
-                self.canvas.add(Mesh(vertices=flat, indices=indices, mode="triangle_fan"))
-            self.canvas.add(Color(*INK))
-            self.canvas.add(Line(points=self._screen_points(region.outline), close=True, width=line))
-        self.canvas.add(Color(*IMPASSABLE))  # where nothing may cross: the shared edge in red
+                self._ink.add(Mesh(vertices=vertices, indices=indices, mode="triangle_fan"))
+            self._ink.add(Color(*INK))
+            self._board_line(self._sheet_points(region.outline), 1.0, 2.2, close=True)
+        self._ink.add(Color(*IMPASSABLE))  # where nothing may cross: the shared edge in red
         for edge in self._closed_edges:
             if len(edge) >= 2:
-                self.canvas.add(Line(points=self._screen_points(edge), width=max(1.5, line * 1.6)))
+                self._board_line(self._sheet_points(edge), 1.5, 3.5)
 
     def _roads(self) -> None:
         for road in self.board.roads:
-            self.canvas.add(Color(*(MAIN_ROAD if road.main else ROAD)))
-            self.canvas.add(Line(points=self._screen_points(road.points),
-                                 width=max(1.0, self.scale * (6 if road.main else 3))))
+            self._ink.add(Color(*(MAIN_ROAD if road.main else ROAD)))
+            self._board_line(self._sheet_points(road.points), 1.0, 6 if road.main else 3)
 
     def _bars(self) -> None:
+        self._ink.add(Color(*BAR))
         for bar in self.board.bars:
-            self.canvas.add(Color(*BAR))
-            self.canvas.add(Line(points=self._screen_points(bar.ends),
-                                 width=max(1.2, self.scale * (9 if bar.wide else 6))))
+            self._board_line(self._sheet_points(bar.ends), 1.2, 9 if bar.wide else 6)
 
     def _outline(self, locale: int, color: tuple[float, ...], width: float) -> None:
-        self.canvas.add(Color(*color))
-        self.canvas.add(Line(points=self._screen_points(self.board.regions[locale].outline),
+        self._ink.add(Color(*color))
+        self._ink.add(Line(points=self._screen_points(self.board.regions[locale].outline),
                              close=True, width=width))
 
     def _attack(self) -> None:
@@ -266,12 +315,12 @@ class TriumphMap(Widget):
         except KeyError:  # an attack by road from afar: straight at the defence locale
             via = self.board.regions[scene.defence_locale].anchor
         (ax, ay), (bx, by) = self.to_screen(*start), self.to_screen(*via)
-        self.canvas.add(Color(*ATTACK))
-        self.canvas.add(Line(points=[ax, ay, bx, by], width=width * 1.4))
+        self._ink.add(Color(*ATTACK))
+        self._ink.add(Line(points=[ax, ay, bx, by], width=width * 1.4))
         length = math.hypot(bx - ax, by - ay) or 1.0
         ux, uy = (bx - ax) / length, (by - ay) / length
         head = max(dp(12), width * 4)
-        self.canvas.add(Triangle(points=[bx + ux * head * 0.4, by + uy * head * 0.4,
+        self._ink.add(Triangle(points=[bx + ux * head * 0.4, by + uy * head * 0.4,
                                          bx - ux * head - uy * head * 0.6,
                                          by - uy * head + ux * head * 0.6,
                                          bx - ux * head + uy * head * 0.6,
@@ -286,9 +335,9 @@ class TriumphMap(Widget):
                 continue
             x, y = self.to_screen(*bar.centre)
             size = max(dp(6), bar.length * self.scale * 0.3)
-            self.canvas.add(Color(0, 0, 0, 1))
+            self._ink.add(Color(0, 0, 0, 1))
             for sign in (1, -1):
-                self.canvas.add(Line(points=[x - size, y - sign * size, x + size, y + sign * size],
+                self._ink.add(Line(points=[x - size, y - sign * size, x + size, y + sign * size],
                                      width=max(1.5, dp(2))))
             self.drawn[f"closed:{position}"] = "x"
         for locale in self.scene.stormed:
@@ -305,8 +354,8 @@ class TriumphMap(Widget):
                 bar = self.board.bar(position)
                 ends = bar.ends()
                 shift = (bar.inward[0] * 8, bar.inward[1] * 8)
-                self.canvas.add(Color(*HIGHLIGHT))
-                self.canvas.add(Line(points=self._screen_points(
+                self._ink.add(Color(*HIGHLIGHT))
+                self._ink.add(Line(points=self._screen_points(
                     [(p[0] + shift[0], p[1] + shift[1]) for p in ends]), width=max(3.0, dp(4))))
             self.drawn.setdefault(f"highlight:{position}", "ring")
 
@@ -355,30 +404,30 @@ class TriumphMap(Widget):
         if inside((chip.x, chip.y), self.board.regions[locale].outline):
             return
         (cx, cy), (px, py) = self.to_screen(chip.x, chip.y), self.to_screen(*self.board.point(chip.position))
-        self.canvas.add(Color(*INK))
-        self.canvas.add(Line(points=[cx, cy, px, py], width=1.2))
-        self.canvas.add(RoundedRectangle(pos=(px - dp(3), py - dp(3)), size=(dp(6), dp(6)),
+        self._ink.add(Color(*INK))
+        self._ink.add(Line(points=[cx, cy, px, py], width=1.2))
+        self._ink.add(RoundedRectangle(pos=(px - dp(3), py - dp(3)), size=(dp(6), dp(6)),
                                          radius=[dp(3)]))
 
     def _label(self, text: str, x: float, y: float, w: float, h: float, size: int, bold: bool,
                color: tuple[float, ...]) -> None:
         texture = text_texture(text, size, bold)
         tw, th = texture.size
-        self.canvas.add(Color(*color))
-        self.canvas.add(Rectangle(texture=texture, pos=(x + (w - tw) / 2, y + (h - th) / 2),
+        self._ink.add(Color(*color))
+        self._ink.add(Rectangle(texture=texture, pos=(x + (w - tw) / 2, y + (h - th) / 2),
                                   size=(tw, th)))
 
     def _number(self, chip: Chip, x: float, y: float, w: float, h: float) -> None:
         region = self.board.regions[int(chip.text)]
         stars = len(region.stars)
-        self.canvas.add(Color(1, 1, 1, 0.78))
-        self.canvas.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[dp(3)]))
+        self._ink.add(Color(1, 1, 1, 0.78))
+        self._ink.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[dp(3)]))
         text_w = w - stars * dp(7)
         self._label(chip.text, x, y, text_w, h, self._font("number"), False, INK)
         for k, star in enumerate(region.stars):
             cx, cy, r = x + text_w + dp(7) * k + dp(3), y + h / 2, dp(3)
-            self.canvas.add(Color(*STAR_COLORS[star]))
-            self.canvas.add(RoundedRectangle(pos=(cx - r, cy - r), size=(2 * r, 2 * r), radius=[r]))
+            self._ink.add(Color(*STAR_COLORS[star]))
+            self._ink.add(RoundedRectangle(pos=(cx - r, cy - r), size=(2 * r, 2 * r), radius=[r]))
         self.drawn[chip.key] = chip.text
 
     def _pennants(self, chip: Chip, x: float, y: float, h: float) -> float:
@@ -386,12 +435,12 @@ class TriumphMap(Widget):
         color = SIDE_COLORS[chip.side or "french"]
         for name, label in zip(chip.commanders, chip.flags, strict=True):
             w = self._text_size(label, "flag")[0] + dp(10)
-            self.canvas.add(Color(*INK))  # the pole, then the cloth with a golden hem
-            self.canvas.add(Rectangle(pos=(x, y), size=(dp(2), h)))
-            self.canvas.add(Color(*color))
-            self.canvas.add(Rectangle(pos=(x + dp(2), y + h * 0.15), size=(w - dp(3), h * 0.85)))
-            self.canvas.add(Color(1, 0.85, 0.3, 1))
-            self.canvas.add(Line(rectangle=(x + dp(2), y + h * 0.15, w - dp(3), h * 0.85), width=1.0))
+            self._ink.add(Color(*INK))  # the pole, then the cloth with a golden hem
+            self._ink.add(Rectangle(pos=(x, y), size=(dp(2), h)))
+            self._ink.add(Color(*color))
+            self._ink.add(Rectangle(pos=(x + dp(2), y + h * 0.15), size=(w - dp(3), h * 0.85)))
+            self._ink.add(Color(1, 0.85, 0.3, 1))
+            self._ink.add(Line(rectangle=(x + dp(2), y + h * 0.15, w - dp(3), h * 0.85), width=1.0))
             self._label(label, x + dp(2), y + h * 0.15, w - dp(3), h * 0.85, self._font("flag"), True,
                         (1, 1, 1, 1))
             self.drawn[f"flag:{name}"] = chip.position
@@ -399,10 +448,10 @@ class TriumphMap(Widget):
         return x
 
     def _stack(self, chip: Chip, x: float, y: float, w: float, h: float) -> None:
-        self.canvas.add(Color(*SIDE_COLORS[chip.side or "french"]))  # blocks seen from above
-        self.canvas.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[dp(4)]))
-        self.canvas.add(Color(1, 1, 1, 1))
-        self.canvas.add(Line(rounded_rectangle=(x, y, w, h, dp(4)), width=1.0))
+        self._ink.add(Color(*SIDE_COLORS[chip.side or "french"]))  # blocks seen from above
+        self._ink.add(RoundedRectangle(pos=(x, y), size=(w, h), radius=[dp(4)]))
+        self._ink.add(Color(1, 1, 1, 1))
+        self._ink.add(Line(rounded_rectangle=(x, y, w, h, dp(4)), width=1.0))
         self._label(chip.text, x, y, w, h, self._font("stack"), True, (1, 1, 1, 1))
         self.drawn[chip.position] = f"{chip.side}:{chip.text}"
 

@@ -49,30 +49,39 @@ class Chip:
                 and a[1] - pad < b[3] + pad and b[1] - pad < a[3] + pad)
 
 
+Box = tuple[float, float, float, float]  # left, top, right, bottom in sheet units
+
+
 class _Placed:
     """The marks placed so far, bucketed on a coarse grid so a check looks at few of them."""
 
     def __init__(self, cell: float) -> None:
         self.cell = cell
-        self.buckets: dict[tuple[int, int], list[Chip]] = {}
+        self.buckets: dict[tuple[int, int], list[Box]] = {}
         self.chips: list[Chip] = []
 
-    def _cells(self, chip: Chip) -> Iterator[tuple[int, int]]:
-        left, top, right, bottom = chip.box()
+    def _cells(self, box: Box) -> Iterator[tuple[int, int]]:
+        left, top, right, bottom = box
         for i in range(math.floor(left / self.cell), math.floor(right / self.cell) + 1):
             for j in range(math.floor(top / self.cell), math.floor(bottom / self.cell) + 1):
                 yield i, j
 
-    def free(self, chip: Chip, pad: float) -> bool:
-        """True when the chip covers none placed (with `pad` to spare)."""
-        return not any(chip.overlaps(other, pad) for cell in self._cells(chip)
-                       for other in self.buckets.get(cell, ()))
+    def free(self, box: Box, pad: float) -> bool:
+        """True when the box covers no placed chip (with `pad` to spare)."""
+        left, top, right, bottom = box
+        for cell in self._cells(box):
+            for other in self.buckets.get(cell, ()):
+                if (left - pad < other[2] + pad and other[0] - pad < right + pad
+                        and top - pad < other[3] + pad and other[1] - pad < bottom + pad):
+                    return False
+        return True
 
     def add(self, chip: Chip) -> None:
         """Keep a placed chip."""
         self.chips.append(chip)
-        for cell in self._cells(chip):
-            self.buckets.setdefault(cell, []).append(chip)
+        box = chip.box()
+        for cell in self._cells(box):
+            self.buckets.setdefault(cell, []).append(box)
 
 
 def _spots(x: float, y: float, step: float, rings: int,
@@ -90,10 +99,11 @@ def _spots(x: float, y: float, step: float, rings: int,
             yield x + math.cos(angle) * step * ring, y + math.sin(angle) * step * ring
 
 
-def _within(chip: Chip, region: Region) -> bool:
-    left, top, right, bottom = chip.box()
-    return inside((chip.x, chip.y), region.outline) and all(inside(corner, region.outline) for corner in
-               ((left, top), (right, top), (left, bottom), (right, bottom)))
+def _within(box: Box, centre: tuple[float, float], region: Region) -> bool:
+    left, top, right, bottom = box
+    return inside(centre, region.outline) and all(
+        inside(corner, region.outline)
+        for corner in ((left, top), (right, top), (left, bottom), (right, bottom)))
 
 
 class _Layout:
@@ -114,14 +124,20 @@ class _Layout:
         """Put the chip at the first free spot inside its region, else (if required) the first
         free spot nearby; None if an optional chip finds no room inside."""
         step = max(template.w, template.h) * 0.55
+        half_w, half_h = template.w / 2, template.h / 2
+        # a box fits inside only if its inscribed circle fits the locale's deepest one
+        fits = min(half_w, half_h) <= region.clearance
         for within in (True, False) if required else (True,):
+            if within and not fits:
+                continue
             # an optional number only looks near its box: far away it would name the wrong place
             rings = (RINGS if within else RINGS * 3) if required else 4
             for x, y in _spots(template.x, template.y, step, rings, along):
-                chip = replace(template, x=x, y=y)
-                if within and not _within(chip, region):
+                box = (x - half_w, y - half_h, x + half_w, y + half_h)
+                if within and not _within(box, (x, y), region):
                     continue
-                if self.placed.free(chip, self.pad):
+                if self.placed.free(box, self.pad):
+                    chip = replace(template, x=x, y=y)
                     self.placed.add(chip)
                     return chip
         return None

@@ -123,6 +123,10 @@ class TriumphMap(Widget):
         marked = {p for p in self.highlighted if ">" in p}
         marked |= {s.position for s in self.scene.stacks if ">" in s.position}
         x, y = self.to_sheet(px, py)
+        # a legal destination on an approach's bar first, then a chip, then the locale
+        on_bar = self.board.position_at(x, y, {p for p in self.highlighted if ">" in p})
+        if on_bar is not None and ">" in on_bar:
+            return on_bar
         for chip in self.chips:  # a finger on a chip standing in its own locale: its position
             left, top, right, bottom = chip.box()
             own = self.board.regions[parse_position(chip.position)[0]].outline

@@ -40,6 +40,7 @@ from engine.triumph.events import Event, TakenBack
 from engine.triumph.game import TriumphGame
 from engine.triumph.instructions import instructions_for
 from engine.triumph.mapdata import load_austerlitz
+from engine.triumph.records import record_of
 from engine.triumph.redaction import redact_events
 from engine.triumph.setup import check_setup
 from engine.triumph.views import handle, renamed
@@ -78,16 +79,6 @@ DECISIONS = {"command": "give commands or end the turn", "response": "defend or 
              "retreat": "retreat", "occupy": "occupy", "regroup": "regroup", "advance": "advance"}
 
 
-@dataclass(frozen=True)
-class TriumphRules:
-    """The variant facts the service reads from a session (name; no board, no volcanoes)."""
-
-    name: str = VARIANT
-    moves_per_turn: int = 1
-    width: int = 0
-    height: int = 0
-
-
 @dataclass
 class _Before:
     """The session before a batch of rulings, to put back if the journal fails."""
@@ -105,11 +96,6 @@ class _Before:
 class TriumphSession(SessionCore):
     """The referee's game of Napoleon's Triumph (2 December), rebuilt from and written to the journal."""
 
-    variant = TriumphRules()
-    volcanoes: tuple[Any, ...] = ()
-    position = None  # no sensors read this game: nothing to compare a board with
-    board_input = False
-
     def __init__(self, journal: Journal, time_control: TimeControl | None = None,
                  now: Callable[[], float] = time.monotonic) -> None:
         super().__init__(journal, time_control, now)
@@ -117,6 +103,11 @@ class TriumphSession(SessionCore):
         self._replay()
 
     # -- state ------------------------------------------------------------------------------
+    @property
+    def variant_name(self) -> str:
+        """The game's name on the wire."""
+        return VARIANT
+
     def _reset(self, game_id: str, payload: dict) -> None:
         self.game_id = game_id
         self.handle_secret = payload["handle_secret"]
@@ -354,8 +345,7 @@ class TriumphSession(SessionCore):
             return None
         return dict(self.game.view(side).to_dict())
 
-    def public_state(self, board: str, online: set[str], board_check: dict | None = None,
-                     markers_sensed: bool | None = None) -> dict:
+    def public_state(self, board: str, online: set[str]) -> dict:
         """The retained public snapshot: positions and counts, never an unrevealed face."""
         return contract.validate("state", {
             "v": 1, "board": board, "game": self.game_id, "seq": self.seq, "phase": self.phase.value,
@@ -376,9 +366,10 @@ class TriumphSession(SessionCore):
             "last_counter": record.last_counter if record else 0}
         return cast(SeatState, contract.validate("seat_state", fitted(state)))
 
-    def expected_occupancy(self) -> frozenset[str]:
-        """No squares: this game is not read from sensors."""
-        return frozenset()
+
+    def record(self) -> dict[str, Any] | None:
+        """The battle so far as a Napoleon's Triumph record (None before both set-ups are in)."""
+        return record_of(self.game) if self.game is not None else None
 
 
 def fitted(state: dict[str, Any], limit: int = crypto.PADDED_SIZE - ENVELOPE_MARGIN) -> dict[str, Any]:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.system_packages import skip_without
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -29,8 +31,7 @@ def _free_display() -> int:
 @pytest.fixture(scope="session")
 def xvfb():
     """A virtual X server for the session; its DISPLAY value."""
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed")
+    skip_without("Xvfb", shutil.which("Xvfb") is not None, "the virtual display the app runs on")
     number = _free_display()
     process = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

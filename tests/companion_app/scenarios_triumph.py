@@ -23,7 +23,9 @@ def _tablet(table: RefereeTable, seat: str, language: str = "en") -> TabletRoot:
 
 def drawn(frames: int = 4):
     """Wait (yield from) until the window has drawn a few more frames: under software GL a
-    panel rebuilt with many buttons takes several hundred milliseconds to appear."""
+    panel rebuilt with many buttons takes several hundred milliseconds to appear. Each wait asks
+    for a frame: Kivy draws only when something changed, and a screen already drawn (a fast run)
+    would otherwise never flip again, and the wait never end."""
     from kivy.core.window import Window
 
     count = [0]
@@ -33,6 +35,7 @@ def drawn(frames: int = 4):
 
     Window.bind(on_flip=flip)
     while count[0] < frames:
+        Window.canvas.ask_update()
         yield 0.05
     Window.unbind(on_flip=flip)
 

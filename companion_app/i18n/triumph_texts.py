@@ -174,7 +174,7 @@ def end_lines(tr: Translator, view: dict[str, Any], side: str | None) -> list[tu
     elif winner == side:
         head = tr("You won the battle!")
     elif side is not None:
-        head = tr("You lost the battle.")
+        head = tr("Your army lost the battle.")
     else:
         head = tr("{side} win").format(side=army_name(tr, winner))
     lines = [("head", head)]

@@ -165,6 +165,7 @@ class TriumphTable:
     command: Command | None = None
     draft: RetreatDraft | LossDraft | None = None  # an answer being built block by block
     sent: dict[str, Any] | None = None  # the last action sent, until the next view
+    record: str | None = None  # the file the finished battle was kept as (public state)
     notice: str | None = None  # the referee's other answer (a known text is translated on screen)
 
     # -- feeding --------------------------------------------------------------------------------
@@ -193,6 +194,9 @@ class TriumphTable:
         elif kind == "notice":  # another answer to the command (not its turn, wrong phase, ...)
             self.sent = None
             self.notice = payload.get("known") or payload.get("text")
+        elif kind == "record":
+            record = payload.get("record")
+            self.record = record if isinstance(record, str) and record else None
         elif kind == "new_game":
             self.__dict__.update(TriumphTable(seat=self.seat).__dict__)
 

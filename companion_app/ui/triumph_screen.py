@@ -151,7 +151,8 @@ class TriumphScreen(MapPanelScreen):
         side = table.side
         army = tr(ARMY_NAMES[side]) if side else ""
         if view.get("result"):  # the end of the battle has the panel to itself
-            self.end_lines = fill_end(self, tr, view, side)
+            self.end_lines = fill_end(self, tr, dict(view, record=table.record) if table.record
+                                      else view, side)
             self._instructions(tr, table)
             self._army(tr, table)
             return

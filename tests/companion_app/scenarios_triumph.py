@@ -249,3 +249,4 @@ def triumph_takeback(d):
     yield 0.3
     d.report["result"] = table.session.result
     d.report["red_result"] = [t for t in _texts(red_screen) if "won" in t]
+    d.report["red_end"] = [(label.end_kind, label.text) for label in red_screen.end_lines]

@@ -109,3 +109,5 @@ def test_a_plain_move_is_taken_back_on_both_tablets_and_a_resignation_needs_two_
     assert report["armed"] == "Really resign?"
     assert report["result"]["winner"] == "allied" and report["result"]["reason"] == "resignation"
     assert report["red_result"] and "You won the battle!" in report["red_result"][0]
+    kinds = [kind for kind, _ in report["red_end"]]
+    assert kinds == ["head", "why", "morale", "time"]  # the in-process table keeps no record file

@@ -79,3 +79,26 @@ def test_approaches_and_hours_as_players_read_them():
     assert destination_text(en, "64>63") == "approach from 64 toward 63"
     assert [hour_text(tr, 13) for tr in (en, de, bg)] == ["13:00"] * 3
     assert hour_text(de, 7) == "7:00"
+
+
+def test_the_end_of_a_battle_says_who_won_why_the_morale_the_objectives_and_where_it_is_kept():
+    from companion_app.i18n.triumph_texts import end_lines
+    from companion_app.model.triumph_table import TriumphTable
+
+    table = TriumphTable(seat="blue")
+    table.take("record", {"record": "records/2026-11-26-austerlitz-napoleons-triumph.json"})
+    view = {"round": 14, "morale": {"french": 9, "allied": 0}, "record": table.record,
+            "result": {"winner": "french", "reason": "objectives",
+                       "control": {"french": [87, 99], "allied": []}}}
+    lines = dict(end_lines(Translator("en"), view, "french"))
+    assert lines["head"] == "You won the battle!"
+    assert lines["morale"] == "Morale at the end: French 9 · Allies 0"
+    assert lines["objectives"] == "Objectives the Allies hold: none"  # the last one of two
+    assert lines["time"] == "The battle ended at 14:00."
+    assert lines["saved"] == ("The battle is saved as "
+                              "records/2026-11-26-austerlitz-napoleons-triumph.json.")
+    german = dict(end_lines(Translator("de"), view, "allied"))
+    assert german["head"] == "Deine Armee hat die Schlacht verloren."
+    assert german["time"] == "Die Schlacht endete um 14:00 Uhr."
+    table.take("record", {"record": None})
+    assert table.record is None

@@ -1,12 +1,19 @@
-"""Napoleon's Triumph on the referee display: the public map, the time, morale, the attack."""
+"""Napoleon's Triumph on the referee display: the public map, the time, morale, the attack.
+
+The screenshots are copied to docs/screenshots/ for docs/app.md."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def test_the_display_shows_the_public_game_and_the_attack(run_scenario):
-    report, _ = run_scenario("triumph_display")
+    report, folder = run_scenario("triumph_display")
+    for png in folder.glob("triumph-display*.png"):
+        shutil.copy(png, DOCS / png.name)
     assert report["screen"] == "display"
     assert report["waiting_at_threat"] == "[color=ffd54f]Waiting for the Allies: defend or retreat[/color]"
     assert report["awaiting"] == {"side": "allied", "decision": "counter_attack"}

@@ -164,7 +164,8 @@ class ContractTranslator:
             rule, _, text = message.partition(": ")
             if rule in ("movement", "turn", "two-squares", "more-squares", "game-over") or (
                     rule.startswith("nt-")):  # Napoleon's Triumph names its rules nt-...
-                self.deliver("refusal", {"rule": rule, "message": text, "move": reply.get("move", "")})
+                self.deliver("refusal", {"rule": rule, "message": text, "move": reply.get("move", ""),
+                                         "reason": reply.get("reason", ""), "data": reply.get("data") or {}})
             else:  # not about a move, e.g. "there is no move to take back"
                 self.deliver("notice", {"text": message, "code": code, "known": None})
         else:

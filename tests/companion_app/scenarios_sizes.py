@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import random
 
+from kivy.uix.label import Label
+from kivy.uix.textinput import TextInput
+
 from companion_app.demo.local_table import LocalTable
-from tests.companion_app.layout_checks import box, layout_problems
+from tests.companion_app.layout_checks import MARKUP, box, layout_problems, shown
 from tests.companion_app.scenarios import _play_until_battle, _start_game, _tablets, _until
 
 # 7-inch, 10-inch, 10-inch upright, a large iPad, and the demo's own windows.
@@ -57,6 +60,7 @@ def _look(d, root, screen_name: str, state: str, sizes, language: str = "en", sh
         where = f"{size_name} {language} {screen_name}/{state}:"
         d.report["problems"] += layout_problems(root, where)
         d.report["looked"].append(f"{size_name} {screen_name}/{state}")
+        d.report["texts"].setdefault(f"{screen_name}/{state}", sorted(set(shown_texts(root))))
         heading = getattr(root.screen_by_name[screen_name], "turn_label", None)
         if heading is not None:
             d.report["headings"].setdefault(f"{size_name} {language}", {})[state] = box(heading)
@@ -64,15 +68,31 @@ def _look(d, root, screen_name: str, state: str, sizes, language: str = "en", sh
             d.shot(f"{screen_name}-{state}-{size_name}-{language}", root)
 
 
+def shown_texts(root) -> list[str]:
+    """Every text a person reads on the root now (labels, buttons, hints), markup taken out."""
+    return [MARKUP.sub("", widget.text if isinstance(widget, Label) else widget.text or widget.hint_text)
+            for widget in root.walk(restrict=True)
+            if isinstance(widget, (Label, TextInput)) and shown(widget)
+            and (widget.text or getattr(widget, "hint_text", ""))]
+
+
 def screen_sizes(d):
-    """Every screen, each size, in English and German (the longest words)."""
-    d.report.update(problems=[], looked=[], headings={})
-    sizes = list(SIZES)
-    languages = d.args or ["en"]
+    """Every screen in one language (the first argument), at each size or those named after it."""
+    d.report.update(problems=[], looked=[], headings={}, texts={})
+    languages = d.args[:1] or ["en"]
+    sizes = d.args[1:] or list(SIZES)
     # The first screen: no board chosen yet.
     newcomer = _tablets(LocalTable("classic"), "red")[0]
     for language in languages:
         yield from _look(d, newcomer, "connect", "start", sizes, language)
+    # Pairing: the referee names a square, or the code the display shows is typed.
+    pairing_table = LocalTable("classic")
+    (pairing,) = _tablets(pairing_table, "red")
+    pairing.connect("local", "red")
+    yield 0.2
+    pairing.state.phase, pairing.state.pairing = "pairing", {"square": "e4", "message": ""}
+    for language in languages:
+        yield from _look(d, pairing, "pairing", "square", sizes, language)
     # Set-up, with the tray full and with an army ready.
     table = LocalTable("classic")
     (arranging,) = _tablets(table, "red")
@@ -110,6 +130,8 @@ def screen_sizes(d):
     red.state.notebook_open = False
     blue.command("draw_offer")
     red.command("move", {"move": "a1-a9"})  # refused: shown in red under the offer
+    table.play(next(f"{sq.name}-{sq.name[0]}{int(sq.name[1:]) + 1}" for sq, piece in table.game.pieces()
+                    if piece.color.value == "red" and piece.kind == "bomb"))  # refused on the board
     yield 0.2
     for language in languages:
         yield from _look(d, red, "game", "offer", sizes, language)

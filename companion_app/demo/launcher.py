@@ -24,7 +24,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--game", choices=("stratego", "triumph"), default="stratego",
                         help="triumph: Napoleon's Triumph (2 December 1805), entered on the tablets")
-    parser.add_argument("--display", action="store_true", help="also open the referee display")
+    parser.add_argument("--display", action="store_true", help=argparse.SUPPRESS)  # now always open
+    parser.add_argument("--no-display", action="store_true", help="do not open the referee display")
     parser.add_argument("--replay", metavar="FILE",
                         help="replay a recorded game (JSON record, Gravon XML or GSN) on the board")
     parser.add_argument("--computer", choices=("red", "blue"), help="the computer plays this seat")

@@ -22,6 +22,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="new: Marshal 10 ... Spy 1; old: Marshal 1 ... Scout 9")
     parser.add_argument("--size", default="1280x800", help="window size WIDTHxHEIGHT")
     parser.add_argument("--position", default="", help="window position LEFT,TOP on the screen")
+    parser.add_argument("--title", default="Arbiter", help="the window's title")
     parser.add_argument("--credentials", default=None,
                         help="file keeping this tablet's pairing (default: in the app's folder)")
     return parser.parse_args(argv)
@@ -56,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     factory = network_link_factory(args.credentials)
 
     class TabletApp(App):
-        title = "Arbiter"
+        title = args.title
 
         def build(self):
             root = TabletRoot(factory, tr=tr, default_address=args.board, find_boards=True,

@@ -13,12 +13,15 @@ import sys
 from companion_app.i18n.catalog import LANGUAGES
 from companion_app.ui import kivy_env
 
+SCRIPTED_PLIES = 24  # the scripted game's length when --plies does not say
+
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """The command line of `arbiter demo`."""
     parser = argparse.ArgumentParser(prog="arbiter demo", description=__doc__)
     parser.add_argument("--headless", action="store_true", help="play the scripted game even with a display")
-    parser.add_argument("--plies", type=int, default=24, help="moves of the scripted game")
+    parser.add_argument("--plies", type=int, default=None,
+                        help="moves to play (default: a scripted game of 24; a replay: the whole file)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en")
     parser.add_argument("--variant", default="classic")
@@ -52,11 +55,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.computer:
             from companion_app.demo.computer_demo import play_against_computer_headless
 
-            return play_against_computer_headless(args.computer, args.level, args.plies, args.seed,
-                                                  args.lang, args.variant)
+            return play_against_computer_headless(args.computer, args.level, args.plies or SCRIPTED_PLIES,
+                                                  args.seed, args.lang, args.variant)
         from companion_app.demo.headless import play_headless
 
-        return play_headless(plies=args.plies, seed=args.seed, language=args.lang)
+        return play_headless(plies=args.plies or SCRIPTED_PLIES, seed=args.seed, language=args.lang)
     if args.game == "triumph":
         from companion_app.demo.triumph_windows import run_triumph_windows
 

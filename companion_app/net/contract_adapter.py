@@ -73,10 +73,11 @@ class ContractTranslator:
             self._phase()
         elif status == "challenge":
             self.deliver("pairing", {"square": reply.get("square"), "method": reply.get("method")})
-        elif status == "lost":  # another tablet was granted this seat: this one sends nothing more
-            self.deliver("pairing", {"lost": True})
+        elif status == "lost":  # another tablet (or the computer) has this seat: this one sends nothing more
+            self.deliver("pairing", {"lost": True, "seat": reply.get("seat"), "reason": reply.get("reason", "")})
         else:
-            self.deliver("pairing", {"message": reply.get("message", "")})
+            self.deliver("pairing", {"message": reply.get("message", ""), "seat": reply.get("seat"),
+                                     "reason": reply.get("reason", ""), "data": reply.get("data") or {}})
 
     def _follow_game(self, game_id: Any) -> None:
         if isinstance(game_id, str) and game_id != self.game_id:

@@ -10,7 +10,8 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
-from companion_app.i18n.texts import own_key_text
+from companion_app.i18n.catalog import N_
+from companion_app.i18n.texts import color_name, own_key_text
 from companion_app.model.table import TableState
 from companion_app.ui.widgets import BigButton, FitLabel, WrapLabel
 
@@ -112,6 +113,33 @@ class ConnectScreen(Screen):
         self.overview_button.text = tr("Arbiter's overview of all boards on this broker")
 
 
+def pairing_refusal_text(tr, pairing: dict[str, Any]) -> str:
+    """Why the referee did not give this tablet its seat, in the tablet's language ("" if it did not say)."""
+    reason, data = pairing.get("reason") or "", pairing.get("data") or {}
+    if reason == "computer-seat":
+        return tr("The computer plays {side} in this game. To play {side} yourself, press "
+                  "“Play a person” on the other tablet.").format(side=color_name(tr, pairing.get("seat")))
+    if reason == "wrong-code" and isinstance(data.get("tries_left"), int):
+        count = data["tries_left"]
+        return tr.ngettext("Wrong code: {count} try left.", "Wrong code: {count} tries left.",
+                           count).format(count=count)
+    if reason == "seat-locked" and isinstance(data.get("minutes"), int):
+        minutes = data["minutes"]
+        return tr.ngettext("Too many wrong codes: try again in {count} minute.",
+                           "Too many wrong codes: try again in {count} minutes.", minutes).format(count=minutes)
+    if reason in PAIRING_REASONS:
+        return tr(PAIRING_REASONS[reason])
+    # An older referee says it in English only: the tablet's own sentence instead.
+    return tr("The referee did not give this tablet the seat: press Back and try again.") if pairing.get(
+        "message") else ""
+
+
+PAIRING_REASONS = {
+    "too-many-codes": N_("Too many wrong codes: press Back and ask for the seat again."),
+    "no-code": N_("This tablet was asked for no code, or it expired: press Back and try again."),
+}
+
+
 class PairingScreen(Screen):
     """Proving you sit at the board: put a piece on the named square, or type the code."""
 
@@ -148,7 +176,10 @@ class PairingScreen(Screen):
         self.title.text = tr("Take your seat")
         square = pairing.get("square")
         if pairing.get("lost"):
-            self.instruction.text = tr("Another tablet now holds your seat: this one sends nothing more.")
+            self.instruction.text = (tr("The computer plays your seat now: the other tablet chose to "
+                                        "play the computer. Press Back to watch or to choose again.")
+                                     if pairing.get("reason") == "computer" else
+                                     tr("Another tablet now holds your seat: this one sends nothing more."))
             self.square.text = ""
         elif square:
             self.instruction.text = tr("Put any piece on this square of the board:")
@@ -159,5 +190,5 @@ class PairingScreen(Screen):
         self.code_label.text = tr("No board attached? Type the code the referee display shows:")
         self.send_code.text = tr("Send code")
         self.cancel.text = tr("Back")
-        self.message.text = str(pairing.get("message", ""))
+        self.message.text = pairing_refusal_text(tr, pairing)
         self.key_label.text = own_key_text(tr, state.my_fingerprint)

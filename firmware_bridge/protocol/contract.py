@@ -353,6 +353,9 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "fingerprint": (OPT_STR, OPT, None),  # with "approval": the key the holder must approve
         "square": (OPT_STR, OPT, None),
         "message": (STR, OPT, None),
+        # Why a step failed, for the tablet to say in its language (docs/mqtt.md, "Pairing").
+        "reason": (STR, OPT, None),
+        "data": ((dict,), OPT, None),
         "broker_username": (OPT_STR, OPT, None),
         "broker_password": (OPT_STR, OPT, None),
     },

@@ -54,6 +54,14 @@ class PairingService:
             self._error(topic, "malformed", f"bad pairing request: {error}")
             return
         with self._lock:
+            computer = getattr(self, "computer", None)
+            if computer is not None and computer.seat == request["seat"] and computer.active:
+                # The computer plays that seat: pairing it would silently drop the computer.
+                self._send_pair_reply(request["client"], tablet, {
+                    "v": 1, "status": "refused", "seat": request["seat"], "reason": "computer-seat",
+                    "message": f"the computer plays {request['seat']} in this game: choose "
+                               "'Play a person' on the other tablet to play it yourself"})
+                return
             empty = self._empty_squares()
             challenge = self.desk.request(request["client"], request["seat"], request["key"],
                                           request.get("name", ""), empty, self._middle_squares())
@@ -87,8 +95,9 @@ class PairingService:
                 self._grant(challenge)
             else:
                 status = "challenge" if client in self.desk.pending else "refused"
-                self._send_pair_reply(client or "", tablet, {"v": 1, "status": status, "seat": pending.seat,
-                                                             "method": "code", "message": reason})
+                self._send_pair_reply(client or "", tablet, {
+                    "v": 1, "status": status, "seat": pending.seat, "method": "code", "message": reason,
+                    "reason": getattr(reason, "key", ""), "data": getattr(reason, "data", {})})
 
     def _send_pair_reply(self, client: str, tablet: crypto.PublicKey, body: dict) -> None:
         topic = self.topics.pair_reply(client)
@@ -111,9 +120,7 @@ class PairingService:
             return
         self.session.pair(challenge.seat, challenge.key, challenge.client, challenge.name)
         if holder and holder.key != challenge.key:  # the replaced tablet stops sending
-            self._send_pair_reply(holder.client, crypto.public_key_from_text(holder.key), {
-                "v": 1, "status": "lost", "seat": challenge.seat,
-                "message": f"Another tablet now holds the {challenge.seat} seat."})
+            self._tell_seat_lost(holder, challenge.seat, "tablet")
         body = {"v": 1, "status": "granted", "seat": challenge.seat,
                 "message": f"You hold the {challenge.seat} seat.",
                 # Authenticated by the Box: the tablet pins the referee's signing key from here.
@@ -124,6 +131,14 @@ class PairingService:
         self._send_pair_reply(challenge.client, crypto.public_key_from_text(challenge.key), body)
         log.info("the %s seat is now held by %s", challenge.seat, challenge.client)
         self._publish_snapshots()
+
+    def _tell_seat_lost(self, holder, seat: str, reason: str) -> None:
+        """Tell the tablet that held ``seat`` that it holds it no more (reason: "tablet" took it
+        over, or the "computer" plays it now); it stops sending."""
+        message = (f"the computer now plays the {seat} seat" if reason == "computer"
+                   else f"Another tablet now holds the {seat} seat.")
+        self._send_pair_reply(holder.client, crypto.public_key_from_text(holder.key), {
+            "v": 1, "status": "lost", "seat": seat, "reason": reason, "message": message})
 
     def _approve_pairing(self, seat: str, command: dict) -> None:
         """The seat's tablet agrees that the waiting tablet with this fingerprint takes its seat."""

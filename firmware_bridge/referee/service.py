@@ -300,7 +300,7 @@ class Referee(PairingService, Publisher):
                 return
             self._storage_works()
             if reply["ok"] and command["type"] == "new_game":
-                self._follow_computer_choice()  # the computer, if any, takes its seat and sets up now
+                self._follow_computer_choice(chosen=True)  # the computer, if any, takes its seat now
             self._publish_rulings(rulings)
             if reply["ok"] and (command["type"] == "new_game" or executor is self.replay):
                 self._last_check = self.board_check()
@@ -308,10 +308,11 @@ class Referee(PairingService, Publisher):
                 self._show_leds()
             self._reply(seat, reply_topic, reply)
 
-    def _follow_computer_choice(self) -> None:
+    def _follow_computer_choice(self, chosen: bool = False) -> None:
         """Seat the computer the current game names (computer_choice.py), unless it sits there already.
 
-        "off" leaves the seat paired to the computer's client until a tablet pairs it.
+        "off" leaves the seat paired to the computer's client until a tablet pairs it. When a
+        tablet has just `chosen` the computer, a tablet holding that seat hands it over and is told.
         """
         seat, level = computer_choice.chosen(self.session.computer_entry, self.settings.computer,
                                              self.settings.computer_level)
@@ -319,6 +320,10 @@ class Referee(PairingService, Publisher):
             return
         self.computer = ComputerSeat(self.session, seat, level) if seat else None
         if self.computer:
+            holder = self.session.seats.get(self.computer.seat)
+            if chosen and holder is not None and holder.client != COMPUTER_CLIENT:
+                self.computer.take_seat(from_tablet=True)
+                self._tell_seat_lost(holder, self.computer.seat, "computer")
             self.online[COMPUTER_CLIENT] = "seat"
         else:
             self.online.pop(COMPUTER_CLIENT, None)

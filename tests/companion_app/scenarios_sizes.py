@@ -13,6 +13,7 @@ from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
 
 from companion_app.demo.local_table import LocalTable
+from engine import Square
 from tests.companion_app.layout_checks import MARKUP, box, layout_problems, shown
 from tests.companion_app.scenarios import _play_until_battle, _start_game, _tablets, _until
 
@@ -144,3 +145,39 @@ def screen_sizes(d):
     red.toggle_replay()
     for language in languages:
         yield from _look(d, red, "replay", "open", sizes, language)
+
+
+def board_window_sizes(d):
+    """The demo's board window on a laptop (1366x768) and a large screen (1920x1080): its texts
+    fit, and the board stays put while the status under it changes length."""
+    from companion_app.demo.board_window import BoardWindow
+    from companion_app.demo.placement import stratego_places
+    from companion_app.demo.system import DemoSystem
+
+    system = DemoSystem()
+    system.start()
+    d.on_finish = system.stop
+    window = BoardWindow(system)
+    d.report.update(problems=[], boards={}, statuses={})
+    for screen in ((1366, 768), (1920, 1080)):
+        place = stratego_places(screen, ["red", "blue"])["board"]
+        name = f"{screen[0]}x{screen[1]}"
+        for state in ("empty", "pairing", "fix"):
+            if state == "pairing":
+                system.codes = {"red": "123456", "blue": "654321"}
+            if state == "fix":  # tokens where the game has none: the window says to take them off
+                for square in ("a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1", "j1"):
+                    if Square.parse(square) not in system.board.occupied():
+                        system.board.place(Square.parse(square))
+                yield from _until(lambda: bool((system.referee.board_check() or {}).get("clear")),
+                                  what="the referee to see the tokens")
+            window.refresh()
+            d.show(window, size=(place.width, place.height))
+            yield from _until(lambda p=place: tuple(window.size) == (p.width, p.height), what="board window")
+            yield from _steady(window)
+            d.report["problems"] += layout_problems(window, f"{name} board/{state}:")
+            d.report["boards"].setdefault(name, []).append(list(box(window.board)))
+            d.report["statuses"].setdefault(name, []).append(window.status.text)
+            if name == "1366x768":
+                d.shot(f"board-window-{state}-{name}", window)
+    window.stop()

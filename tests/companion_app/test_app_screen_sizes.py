@@ -55,3 +55,12 @@ def test_no_english_shows_on_a_german_or_bulgarian_screen(sizes_report):
     english = [(screen, text) for screen, texts in sizes_report["texts"].items() for text in texts
                if ENGLISH.search(text) and not text.startswith("/")]  # a folder's path is no sentence
     assert english == []
+
+
+def test_the_demos_board_window_fits_and_its_board_never_jumps(xvfb, tmp_path):
+    report, _ = scenario_runner(xvfb, tmp_path)("board_window_sizes", timeout=200)
+    assert report["problems"] == []
+    for screen, places in report["boards"].items():
+        assert len({tuple(place) for place in places}) == 1, (screen, places)
+        statuses = report["statuses"][screen]
+        assert "type the code [b]123456[/b]" in statuses[1] and "Drag off the board the tokens on" in statuses[2]

@@ -88,11 +88,13 @@ def _stack(x: int, width: int, screen: tuple[int, int], count: int) -> list[Plac
 
 
 def stratego_places(screen: tuple[int, int], seats: list[str]) -> dict[str, Place]:
-    """The board window on the left, the tablets of `seats` stacked in the middle, the referee
-    display on the right (a seat the computer holds has no tablet: the other takes the column)."""
-    board, tablets, display = _columns(screen, (0.25, 0.375, 0.375))
-    places = {"board": _stack(*board, screen, 1)[0], "display": _stack(*display, screen, 1)[0]}
-    places.update(zip(seats, _stack(*tablets, screen, max(1, len(seats))), strict=False))
+    """The board window on the left, then each tablet of `seats`, then the referee display, side
+    by side at full height (upright windows, as a tablet is held at the table; a seat the
+    computer holds has no tablet, so the others are wider)."""
+    board, *others = _columns(screen, (0.22, *[0.78 / (len(seats) + 1)] * (len(seats) + 1)))
+    places = {"board": _stack(*board, screen, 1)[0]}
+    for name, column in zip([*seats, "display"], others, strict=True):
+        places[name] = _stack(*column, screen, 1)[0]
     return places
 
 

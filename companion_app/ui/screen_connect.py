@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
@@ -42,7 +43,10 @@ class ConnectScreen(Screen):
         self.address_label = WrapLabel(font_size=sp(18))
         self.address = TextInput(multiline=False, font_size=sp(22), size_hint_y=None,
                                  height=dp(56), text=root.default_address)
-        seats = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(10))
+        # Three seats side by side; on a narrow screen one above the other.
+        seats = GridLayout(cols=3, size_hint_y=None, height=dp(64), spacing=dp(10))
+        self.seats = seats
+        box.bind(width=lambda _box, width: self._fit_seats(width))
         self.seat_buttons = {}
         for seat, role in (("red", "danger"), ("blue", "normal"), ("display", "normal")):
             button = BigButton(role=role, height=dp(64))
@@ -60,6 +64,11 @@ class ConnectScreen(Screen):
         self.add_widget(scrolling(box))
         self.found: dict[str, str] = {}
         self.finder: BoardFinder | None = None  # made on entering: needs the network layer
+
+    def _fit_seats(self, width: float) -> None:
+        self.seats.cols = 3 if width >= dp(560) else 1
+        rows = 3 // self.seats.cols
+        self.seats.height = dp(64) * rows + dp(10) * (rows - 1)
 
     def on_enter(self, *_: Any) -> None:
         """Look for boards on the network while this screen shows (needs the network layer)."""
@@ -106,7 +115,7 @@ class ConnectScreen(Screen):
         self.found_label.text = (tr("Boards on this network:") if self.found
                                  else tr("Looking for boards on this network..."))
         self.address_label.text = tr("Or type the board's address:")
-        self.address.hint_text = "mqtt://192.168.1.20:1883/kitchen"
+        self.address.hint_text = "192.168.1.20:1883/kitchen"
         self.seat_buttons["red"].text = tr("Play Red")
         self.seat_buttons["blue"].text = tr("Play Blue")
         self.seat_buttons["display"].text = tr("Referee display")
@@ -187,7 +196,7 @@ class PairingScreen(Screen):
         else:
             self.instruction.text = tr("Waiting for the referee...")
             self.square.text = ""
-        self.code_label.text = tr("No board attached? Type the code the referee display shows:")
+        self.code_label.text = tr("No board attached? Type the code the referee gives out:")
         self.send_code.text = tr("Send code")
         self.cancel.text = tr("Back")
         self.message.text = pairing_refusal_text(tr, pairing)

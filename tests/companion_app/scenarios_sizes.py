@@ -8,18 +8,23 @@ the replay panel, the referee display and the demo's board window.
 from __future__ import annotations
 
 import random
+from dataclasses import astuple
 
 from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
 
 from companion_app.demo.local_table import LocalTable
+from companion_app.demo.placement import stratego_places
 from engine import Square
 from tests.companion_app.layout_checks import MARKUP, box, layout_problems, shown
 from tests.companion_app.scenarios import _play_until_battle, _start_game, _tablets, _until
 
 # 7-inch, 10-inch, 10-inch upright, a large iPad, and the demo's own windows.
+LAPTOP = (1366, 768)  # the demo's windows on the smallest screen it plans for (demo/placement.py)
 SIZES = {"1024x600": (1024, 600), "1280x800": (1280, 800), "800x1280": (800, 1280),
-         "2048x1536": (2048, 1536), "demo": (760, 400), "demo-upright": (480, 720)}
+         "2048x1536": (2048, 1536),
+         "demo": astuple(stratego_places(LAPTOP, ["red", "blue"])["red"])[2:],  # two tablets stacked
+         "demo-upright": astuple(stratego_places(LAPTOP, ["red"])["red"])[2:]}  # one, and the display
 SHOTS = ("1024x600", "800x1280")  # the sizes docs/app.md shows
 
 

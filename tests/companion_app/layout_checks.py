@@ -158,6 +158,15 @@ def spills(root: Widget, where: str = "") -> list[str]:
     return found
 
 
+def _inside_of(widget: Widget, ancestor: Widget) -> bool:
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:
+        if parent is ancestor:
+            return True
+        parent = parent.parent
+    return False
+
+
 def overlaps(root: Widget, where: str = "") -> list[str]:
     """Every pair of shown texts whose boxes cross (one printed over the other)."""
     texts = list(_texts(root))
@@ -166,7 +175,7 @@ def overlaps(root: Widget, where: str = "") -> list[str]:
     for index, first in enumerate(texts):
         for other in range(index + 1, len(texts)):
             second = texts[other]
-            if first in second.walk_reverse() or second in first.walk_reverse():
+            if _inside_of(first, second) or _inside_of(second, first):
                 continue  # a text inside another's widget (a badge on a button) is drawn there on purpose
             if _crossing(boxes[index], boxes[other]) > SLACK:
                 found.append(f"{_name(where, first)} overlaps {_name('', second)}")

@@ -167,10 +167,27 @@ def _inside_of(widget: Widget, ancestor: Widget) -> bool:
     return False
 
 
+def visible_box(widget: Widget, root: Widget) -> Box | None:
+    """The part of the widget's box a ScrollView holding it lets through (None: scrolled away)."""
+    x, y, width, height = box(widget)
+    parent = widget.parent
+    while parent is not None and parent is not root and parent is not parent.parent:
+        if isinstance(parent, ScrollView):
+            px, py, pwidth, pheight = box(parent)
+            left, bottom = max(x, px), max(y, py)
+            right, top = min(x + width, px + pwidth), min(y + height, py + pheight)
+            if right - left <= SLACK or top - bottom <= SLACK:
+                return None
+            x, y, width, height = left, bottom, right - left, top - bottom
+        parent = parent.parent
+    return (x, y, width, height)
+
+
 def overlaps(root: Widget, where: str = "") -> list[str]:
-    """Every pair of shown texts whose boxes cross (one printed over the other)."""
-    texts = list(_texts(root))
-    boxes = [box(widget) for widget in texts]
+    """Every pair of shown texts whose visible boxes cross (one printed over the other)."""
+    seen = [(widget, visible_box(widget, root)) for widget in _texts(root)]
+    texts = [widget for widget, visible in seen if visible is not None]
+    boxes = [visible for _, visible in seen if visible is not None]
     found = []
     for index, first in enumerate(texts):
         for other in range(index + 1, len(texts)):

@@ -30,9 +30,8 @@ def codes_text(codes: dict[str, str]) -> str:
     """What the codes window says: each tablet's code, or that the tablets are still starting."""
     lines = ["Type this code on each tablet:", ""]
     for seat in ("red", "blue"):
-        code = codes.get(seat)
-        lines.append(f"{SIDES[seat].capitalize()}: [b]{code}[/b]" if code
-                     else f"{SIDES[seat].capitalize()}: waiting for the tablet...")
+        code, side = codes.get(seat), SIDES[seat][0].upper() + SIDES[seat][1:]
+        lines.append(f"{side}: [b]{code}[/b]" if code else f"{side}: waiting for the tablet...")
     return "\n".join(lines)
 
 

@@ -193,6 +193,10 @@ class PairingScreen(Screen):
         elif square:
             self.instruction.text = tr("Put any piece on this square of the board:")
             self.square.text = square
+        elif pairing.get("method") == "code":
+            self.instruction.text = tr("Type the code the referee gives out for this seat, then press "
+                                       "Send code.")
+            self.square.text = ""
         else:
             self.instruction.text = tr("Waiting for the referee...")
             self.square.text = ""

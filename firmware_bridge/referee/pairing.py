@@ -91,8 +91,11 @@ class PairingDesk:
         held = self.pending.get(client)
         if held and (held.seat, held.key) == (seat, key):
             return held  # the same tablet asking again (e.g. after a reconnect): same challenge
-        if empty_squares:
-            choices = [s for s in empty_squares if preferred and s in preferred] or empty_squares
+        # Each pending challenge its own square: one piece put down must not pair a second tablet
+        # (someone else's request that happened to get the same square).
+        free = [s for s in empty_squares or () if s not in self.squares_in_use()] or empty_squares
+        if free:
+            choices = [s for s in free if preferred and s in preferred] or free
             challenge = Challenge(client, seat, key, name, "square",
                                   square=choices[secrets.randbelow(len(choices))],
                                   created=self.clock())

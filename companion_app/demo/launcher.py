@@ -8,6 +8,7 @@ window. Without one: says so and plays a scripted game in the terminal instead.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 
 from companion_app.i18n.catalog import LANGUAGES
@@ -40,6 +41,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     """Run the demo (windowed when a display exists)."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    # The demo says itself what to do; the referee's and the network's log lines (pairing codes
+    # it already shows, messages meant for other tablets) are a developer's, not a family's.
+    logging.getLogger("firmware_bridge").setLevel(logging.ERROR)
     if args.headless or not kivy_env.has_display():
         if not args.headless:
             print("arbiter demo: no display found (DISPLAY is not set), so the app windows cannot "

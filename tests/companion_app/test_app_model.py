@@ -225,7 +225,7 @@ def test_a_tablet_replaced_on_its_seat_is_told_so_on_the_pairing_screen():
     state = TableState()
     adapter = ContractTranslator(state.apply, "red")
     adapter.pairing({"v": 1, "status": "lost", "seat": "red", "message": "another tablet holds the red seat"})
-    assert state.phase == "pairing" and state.pairing == {"lost": True}
+    assert state.phase == "pairing" and state.pairing == {"lost": True, "seat": "red", "reason": ""}
 
 
 @pytest.mark.parametrize("variant", ["classic", "barrage", "compact", "strategy8"])

@@ -174,8 +174,9 @@ class BoardWindow(BoxLayout):
                     more = f" and {len(squares) - 8} more" if len(squares) > 8 else ""
                     lines.append(f"{words} [b]{', '.join(squares[:8])}[/b]{more}.")
         game = referee.stratego.game
-        if game is None and not lines and referee.stratego.setups:
-            lines.append("When both setups are sent, press the button below.")
+        setups = referee.stratego.setups
+        if setups and (game is None or game.ply == 0) and (check.get("fill") or not lines):
+            lines.append("The button below puts every sent setup on the board at once.")
         if game is not None and game.result is None and not lines:
             lines.append(f"{game.to_move.value.capitalize()} to move: drag a token (onto another to attack).")
         return "\n".join(lines)

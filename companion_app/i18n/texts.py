@@ -117,11 +117,11 @@ def refusal_text(tr: Translator, refusal: dict[str, Any]) -> str:
     """Why the referee refused a move and how to put it right, every word in the tablet's language."""
     rule = refusal.get("rule", "")
     data = refusal.get("data")
-    lines = [tr("The referee refused {move}.").format(move=refusal.get("move", ""))]
+    move = str(refusal.get("move") or "")  # a reply to a tablet's move names none
+    lines = [tr("The referee refused {move}.").format(move=move) if move else tr("The referee refused your move.")]
     told = refusal_reason_text(tr, str(refusal.get("reason") or ""), data if isinstance(data, dict) else {})
     # An older referee sends no reason: the rule's own sentence, never its English message.
     lines.append(told or tr(REFUSAL_RULES.get(rule, REFUSAL_RULES["movement"])))
-    move = str(refusal.get("move", ""))
     if "-" in move:
         lines.append(tr("Put the piece back on {square}.").format(square=move.split("-")[0]))
     return "\n".join(lines)

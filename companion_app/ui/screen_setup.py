@@ -128,9 +128,10 @@ class SetupScreen(BoardScreen):
         actions.add_widget(self.submit_button)
         self.status = WrapLabel(font_size=sp(15))
         self.key_label = WrapLabel(font_size=sp(13), color=(0.75, 0.77, 0.8, 1))
-        # The tray stays in view under the title; the rest scrolls above the send button when short.
-        self.finish_side(self.title, self.tray, self.problems, self.markers, row, saves,
-                         self.status, self.key_label, actions, top=2, bottom=1)
+        # The tray stays in view under the title, Random and the send button at the bottom; the
+        # rest scrolls between them when the screen is short.
+        self.finish_side(self.title, self.tray, self.problems, self.markers, saves,
+                         self.status, self.key_label, row, actions, top=2, bottom=2)
 
         self.side.bind(width=lambda *_: self._fit_tray())
 

@@ -1,9 +1,10 @@
 # The two commands of the README's quick start: `make run` and `make test`.
+# `make test` lists the ten slowest tests at the end (the closing note of a change reports them).
 VENV ?= .venv
 PYTHON ?= python3
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test quick lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +22,11 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict engine
 	$(VENV)/bin/mypy hardware firmware_bridge companion_app
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest --durations=10
+
+# While iterating: the suite without the soaks (tests marked slow); `make test` runs everything.
+quick: $(STAMP)
+	$(VENV)/bin/python -m pytest -m "not slow"
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -80,7 +80,7 @@ def referee_worker(url: str, directory: str, boards: list[str], seconds: float, 
         if own_threads:  # one board: exactly the production path, its own sensor thread
             referee.attach_board(source)
         else:  # many boards in one process: one loop scans them all (a Pi has one board)
-            referee.session.board_input = True
+            referee.stratego.use_board()
         referee.start()
         tables.append({"name": board_name, "referee": referee, "board": board, "source": source,
                        "stabiliser": Stabiliser(debounce_samples=1, quiet_s=0.02),

@@ -1,4 +1,7 @@
-"""Fixtures shared by the suite: a real mosquitto broker, and the embedded broker, on free ports."""
+"""Fixtures shared by the suite: a real mosquitto broker, and the embedded broker, on free ports.
+
+Under CI=true a test skipped for a missing system package fails instead (tests/system_packages.py).
+"""
 
 from __future__ import annotations
 
@@ -7,13 +10,13 @@ import os
 import pytest
 
 from firmware_bridge.referee.broker import MOSQUITTO, EmbeddedBroker, Mosquitto, free_port
+from tests.system_packages import pytest_runtest_makereport, skip_without  # noqa: F401 (a hook)
 
 
 @pytest.fixture
 def mosquitto():
     """A fresh anonymous mosquitto on 127.0.0.1:<free port>, stopped after the test."""
-    if not os.access(MOSQUITTO, os.X_OK):
-        pytest.skip("mosquitto is not installed")
+    skip_without("mosquitto", os.access(MOSQUITTO, os.X_OK), "the real MQTT broker the tests start")
     broker = Mosquitto().start()
     yield broker
     broker.cleanup()

@@ -85,7 +85,7 @@ class DemoSystem:
     def expected(self) -> frozenset[str]:
         """Squares that must hold a piece now (the referee's word)."""
         assert self.referee is not None
-        return self.referee.session.expected_occupancy()
+        return self.referee.stratego.expected_occupancy()
 
     def place_setups(self) -> None:
         """Put every submitted setup's pieces on the board (what the players do by hand)."""
@@ -96,7 +96,7 @@ class DemoSystem:
                 if Square.parse(name) not in self.board.occupied():
                     self.colors[self.board.place(Square.parse(name))] = color
             return
-        for color, setup in self.referee.session.setups.items():
+        for color, setup in self.referee.stratego.setups.items():
             for square in setup:
                 sq = square if isinstance(square, Square) else Square.parse(square)
                 if sq not in self.board.occupied():

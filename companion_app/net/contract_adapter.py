@@ -138,6 +138,7 @@ class ContractTranslator:
         self.deliver("computer_seat", {"seat": computer if computer in ("red", "blue") else None})
         self.deliver("notebook_allowed", {"allowed": state.get("notebook") is not False})
         self.deliver("replay", {"replay": state.get("replay")})  # a recorded game on the board
+        self.deliver("record", {"record": state.get("record")})  # the file a finished game was kept as
         problem = state.get("problem")
         self.deliver("problem", {"code": problem.get("code") if isinstance(problem, dict) else None})
         back = state.get("referee_back")  # the referee restarted (docs/mqtt.md): cleared by a ruling

@@ -19,8 +19,9 @@ from kivy.uix.widget import Widget
 
 from companion_app.i18n.catalog import LANGUAGES, Translator
 from companion_app.i18n.texts import color_name, problem_text, referee_back_text
+from companion_app.i18n.triumph_texts import army_name
 from companion_app.model.table import TableState
-from companion_app.model.triumph_table import is_triumph
+from companion_app.model.triumph_table import SIDE_OF_SEAT, is_triumph
 from companion_app.net.link import Link
 from companion_app.ui.display import DisplayScreen
 from companion_app.ui.overview import OverviewScreen
@@ -84,12 +85,17 @@ class TopBar(BoxLayout):
     def refresh(self, state: TableState) -> None:
         """Title and connection lights."""
         tr = self.root_app.tr
-        who = (color_name(tr, state.seat) if state.seat else tr("Arbiter's overview")
+        armies = is_triumph(state.variant, state.view)  # Napoleon's Triumph: the armies' names
+
+        def seat_name(seat: str) -> str:
+            return army_name(tr, SIDE_OF_SEAT[seat]) if armies else color_name(tr, seat)
+        who = (seat_name(state.seat) if state.seat else tr("Arbiter's overview")
                if state.phase == "overview" else tr("Referee display"))
         board = f" · {state.board_name}" if state.board_name else ""
         self.title.text = f"Arbiter{board} · {who}"
         lights = []
-        names = {"referee": tr("Referee"), "board": tr("Board"), "red": tr("Red"), "blue": tr("Blue")}
+        names = {"referee": tr("Referee"), "board": tr("Board"), "red": seat_name("red"),
+                 "blue": seat_name("blue")}
         for key in ("referee", "board", "red", "blue"):
             if key in state.connection:
                 value = state.connection[key]

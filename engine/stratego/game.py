@@ -100,7 +100,9 @@ class Game:
         self._turn_pieces: tuple[int, ...] = ()
         self._left: dict[int, tuple[int, int]] = {}  # piece id -> (square it left, turn)
         self._history: list[_Undo] = []
-        self._declared = False  # the result came from a declaration, not from a move
+        # A declared end (resignation, agreed draw, time) stands on top of the undo stack: nothing
+        # is pushed after it, and `pop_end` takes it back as `pop` takes back a move.
+        self._declared: Result | None = None
         self.hash = geometry.side_key if self.to_move is Color.BLUE else 0
         for index, placed in enumerate(self._board):
             if placed is not None:
@@ -521,7 +523,7 @@ class Game:
 
     def pop(self) -> Move:
         """Take back the last move (both players agreed); returns it."""
-        if self._declared:
+        if self._declared is not None:
             raise ValueError("the game was ended by the players; a move cannot be taken back now")
         if not self._history:
             raise ValueError("there is no move to take back")
@@ -563,9 +565,20 @@ class Game:
             raise IllegalMove(Refusal("game-over", f"the game is over ({self.result.reason})",
                                       "game-over", {"why": self.result.reason}))
         self.result = result
-        self._declared = True
+        self._declared = result
         winner = result.winner.value if result.winner else None
         return [GameEndEvent(winner, result.reason, self.ply)]
+
+    def pop_end(self) -> Result:
+        """Take back the declared end on top of the undo stack (the referee could not record it);
+        the game goes on exactly as before the declaration. A takeback by the players is `pop`,
+        which a declared end refuses."""
+        declared = self._declared
+        if declared is None:
+            raise ValueError("the game has no declared end to take back")
+        self._declared = None
+        self.result = None  # a declaration is only made while the game runs
+        return declared
 
     def resign(self, color: Color) -> list[Event]:
         """`color` resigns and loses."""

@@ -77,6 +77,12 @@ class Replay:
         """The current ply: how many moves are on the board now."""
         return self._game.ply
 
+    @property
+    def game(self) -> Game:
+        """The game at the current ply: the one position of the replay (read it, never push to it:
+        `forward`, `back` and `jump` move it)."""
+        return self._game
+
     def position(self, ply: int | None = None) -> dict[Square, tuple[Color, str]]:
         """Every piece by square at a ply (default: the current one); the current ply is kept."""
         if ply is None or ply == self.ply:

@@ -6,7 +6,7 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from engine.triumph.errors import TriumphError
-from engine.triumph.pieces import SIDES, Position
+from engine.triumph.pieces import ALLIED, FRENCH, SIDES, Position
 
 Pairs = tuple[tuple[str, Any], ...]
 PAIR_FIELDS = ("losses", "to", "keep", "allocation")
@@ -21,6 +21,7 @@ class Order:
     commander: str | None = None
     units: tuple[str, ...] = ()
     road: tuple[int, ...] | None = None  # a cavalry attack by road: locales entered, in order
+    entry: str | None = None  # a reinforcement corps attacking as it comes on by this entry road
 
     @property
     def moving_units(self) -> tuple[str, ...]:
@@ -36,6 +37,8 @@ class Order:
             data = {"type": self.type, "commander": self.commander, "units": list(self.units)}
         if self.road is not None:
             data["road"] = list(self.road)
+        if self.entry is not None:
+            data["entry"] = self.entry
         return data
 
     @classmethod
@@ -44,13 +47,16 @@ class Order:
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
             raise TriumphError(f"not an order: {data!r}")
         road = _road(data["road"], "order") if "road" in data else None
+        entry = _text(data, "entry") if "entry" in data else None
         if data["type"] == "unit_move":
-            return cls("unit_move", unit=_text(data, "unit"), road=road)
+            return cls("unit_move", unit=_text(data, "unit"), road=road, entry=entry)
         return cls(data["type"], commander=_text(data, "commander"),
-                   units=_texts(data.get("units", [])), road=road)
+                   units=_texts(data.get("units", [])), road=road, entry=entry)
 
     def __str__(self) -> str:
         by_road = "" if self.road is None else f" by {'-'.join(map(str, self.road))}"
+        if self.entry is not None:
+            by_road = f" entering by {self.entry}{by_road}"
         if self.type == "unit_move":
             return f"unit {self.unit}{by_road}"
         return f"{self.commander}[{','.join(self.units)}]{by_road}"
@@ -247,10 +253,31 @@ class EndTurn(Action):
     type: ClassVar[str] = "end_turn"
 
 
+# How a game ends other than by the rules, and the side a declaration names: the side that
+# resigned, the side whose time ran out, the side that made an agreed end final, the side the
+# game waited for when the agreed game time ran out.
+DECLARED_ENDS = ("resignation", "time", "agreed", "game-time")
+
+
+@dataclass(frozen=True)
+class DeclareEnd(Action):
+    """The game ends by a declaration (resignation, agreed end, time), not by the rules."""
+
+    reason: str
+    type: ClassVar[str] = "declare_end"
+
+    @property
+    def winner(self) -> str | None:
+        """The side that wins: the other side after a resignation or a lost clock, else none."""
+        if self.reason in ("resignation", "time"):
+            return ALLIED if self.side == FRENCH else FRENCH
+        return None
+
+
 ACTION_TYPES: dict[str, type[Action]] = {cls.type: cls for cls in (
     CorpsMove, DetachMove, UnitMove, Attach, Threat, Retreat, Defend, Feint, Press,
     DefenceLeaders, Attack, CounterAttack, AssignLosses, OddLoss, Advance, Regroup, Occupy,
-    EndTurn)}
+    EndTurn, DeclareEnd)}
 
 
 def action_from_dict(data: Any) -> Action:
@@ -283,6 +310,10 @@ def _read_field(cls: type[Action], name: str, value: Any) -> Any:
         return Position.parse(value)
     if name in ("units", "commanders", "leaders"):
         return _texts(value)
+    if name == "reason":
+        if value not in DECLARED_ENDS:
+            raise TriumphError(f"{kind}.reason must be one of {', '.join(DECLARED_ENDS)}")
+        return value
     if name in ("commander", "unit", "guard", "engage", "end", "entry"):
         if not isinstance(value, str):
             raise TriumphError(f"{kind}.{name} must be a string")

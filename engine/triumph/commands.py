@@ -7,6 +7,7 @@ from engine.triumph.actions import Attach, CorpsMove, DetachMove, UnitMove
 from engine.triumph.mapdata import BattleMap
 from engine.triumph.movement import destination_refusal, ordinary_move_refusal, road_move_refusal
 from engine.triumph.pieces import CAVALRY, Position, Unit
+from engine.triumph.refusals import refusal
 from engine.triumph.rules import constants
 from engine.triumph.state import TriumphState
 
@@ -15,15 +16,14 @@ def corps_command_refusal(state: TriumphState, side: str, name: str) -> Refusal 
     """Why `name` cannot give a corps command now, or None."""
     commander = state.commanders.get(name)
     if commander is None or commander.side != side:
-        return Refusal("nt-commands", f"{name} is not a commander of the {side} army")
+        return refusal("not-a-commander", commander=name, side=side)
     if commander.at is None:
-        return Refusal("nt-commands", f"{name} is not on the map")
+        return refusal("commander-off-map", commander=name)
     if name in state.turn.commanded:
-        return Refusal("nt-commands", f"{name} has already given a command this turn")
+        return refusal("commander-commanded", commander=name)
     limit = constants().corps_commands[side]
     if limit is not None and state.turn.corps_commands >= limit:
-        return Refusal("nt-commands", f"the {side} army has used all {limit} corps commands "
-                                      f"this turn")
+        return refusal("corps-commands-used", side=side, limit=limit)
     return None
 
 
@@ -31,8 +31,7 @@ def independent_command_refusal(state: TriumphState, side: str) -> Refusal | Non
     """Why the side has no independent command left, or None."""
     limit = constants().independent_commands[side]
     if state.turn.independent_commands >= limit:
-        return Refusal("nt-commands", f"the {side} army has used all {limit} independent "
-                                      f"commands this turn")
+        return refusal("independent-commands-used", side=side, limit=limit)
     return None
 
 
@@ -40,44 +39,41 @@ def unit_refusal(state: TriumphState, side: str, unit_id: str) -> Refusal | None
     """Why a unit cannot be moved by a command now, or None."""
     unit = state.units.get(unit_id)
     if unit is None or unit.side != side:
-        return Refusal("nt-commands", f"{unit_id} is not a unit of the {side} army")
+        return refusal("not-a-unit", unit=unit_id, side=side)
     if unit.at is None:
-        where = "is off the map (reinforcements enter in M2)" if unit.off_map else \
-            "has been eliminated"
-        return Refusal("nt-commands", f"{unit_id} {where}")
+        return refusal("unit-off-map" if unit.off_map else "unit-eliminated", unit=unit_id)
     if unit_id in state.turn.moved:
-        return Refusal("nt-commands", f"{unit_id} has already moved this turn")
+        return refusal("unit-moved", unit=unit_id)
     return None
 
 
 def corps_units_refusal(state: TriumphState, side: str, name: str, units: tuple[str, ...],
                         proper: bool) -> Refusal | None:
     """Why `units` are not a valid choice of the commander's units (all of them if not proper)."""
-    refusal = corps_command_refusal(state, side, name)
-    if refusal:
-        return refusal
+    problem = corps_command_refusal(state, side, name)
+    if problem:
+        return problem
     if not units or len(set(units)) != len(units):
-        return Refusal("nt-commands", "name at least one unit, each once")
+        return refusal("name-units")
     for unit_id in units:
-        refusal = unit_refusal(state, side, unit_id)
-        if refusal:
-            return refusal
+        problem = unit_refusal(state, side, unit_id)
+        if problem:
+            return problem
         if state.units[unit_id].commander != name:
-            return Refusal("nt-commands", f"{unit_id} is not in {name}'s corps")
+            return refusal("not-in-corps", unit=unit_id, commander=name)
     if proper and len(units) >= len(state.corps(name)):
-        return Refusal("nt-commands", "a Detach Move leaves at least one unit with its commander")
+        return refusal("detach-leaves-one", commander=name)
     return None
 
 
 def independent_unit_refusal(state: TriumphState, side: str, unit_id: str) -> Refusal | None:
     """Why a unit cannot be moved by a Unit Move now, or None."""
-    refusal = unit_refusal(state, side, unit_id) or independent_command_refusal(state, side)
-    if refusal:
-        return refusal
+    problem = unit_refusal(state, side, unit_id) or independent_command_refusal(state, side)
+    if problem:
+        return problem
     unit = state.units[unit_id]
     if unit.commander is not None and len(state.corps(unit.commander)) <= 1:
-        return Refusal("nt-commands", f"{unit_id} is the last unit of {unit.commander}'s corps: "
-                                      f"move it with a Corps Move")
+        return refusal("last-unit-of-corps", unit=unit_id, commander=unit.commander)
     return None
 
 
@@ -97,26 +93,26 @@ def move_refusal(state: TriumphState, battle_map: BattleMap,
     """Why a Corps, Detach or Unit Move is illegal, or None."""
     side = action.side
     if isinstance(action, UnitMove):
-        refusal = independent_unit_refusal(state, side, action.unit)
+        problem = independent_unit_refusal(state, side, action.unit)
         units: tuple[str, ...] = (action.unit,)
         corps_of_two = False
     else:
-        refusal = corps_units_refusal(state, side, action.commander, action.units,
+        problem = corps_units_refusal(state, side, action.commander, action.units,
                                       proper=isinstance(action, DetachMove))
         units = action.units
         corps_of_two = isinstance(action, CorpsMove) and len(units) >= 2
-    if refusal:
-        return refusal
+    if problem:
+        return problem
     start = state.units[units[0]].at
     assert start is not None
     if action.road is not None:
         if isinstance(action, DetachMove):
-            return Refusal("nt-road", "a Detach Move never uses roads")
+            return refusal("detach-no-road", commander=action.commander)
         cavalry = all(state.units[u].face.type == CAVALRY for u in units)
         return road_move_refusal(state, battle_map, side, len(units), corps_of_two, start,
                                  action.to, action.road, cavalry)
     if action.to.locale not in battle_map.locales:
-        return Refusal("nt-movement", f"there is no locale {action.to.locale}")
+        return refusal("no-such-locale", locale=action.to.locale)
     return (ordinary_move_refusal(battle_map, start, action.to)
             or destination_refusal(state, battle_map, side, len(units), action.to, start))
 
@@ -152,25 +148,23 @@ def apply_move(state: TriumphState, action: CorpsMove | DetachMove | UnitMove) -
 
 def attach_refusal(state: TriumphState, action: Attach) -> Refusal | None:
     """Why an Attach is illegal, or None."""
-    refusal = corps_command_refusal(state, action.side, action.commander)
-    if refusal:
-        return refusal
+    problem = corps_command_refusal(state, action.side, action.commander)
+    if problem:
+        return problem
     unit = state.units.get(action.unit)
     if unit is None or unit.side != action.side or unit.at is None:
-        return Refusal("nt-commands", f"{action.unit} is not a unit of the {action.side} army "
-                                      f"on the map")
+        return refusal("attach-not-on-map", unit=action.unit, side=action.side)
     commander = state.commanders[action.commander]
     if unit.at != commander.at:
-        return Refusal("nt-commands", f"{action.unit} does not stand in {action.commander}'s "
-                                      f"position {commander.at}")
+        return refusal("attach-elsewhere", unit=action.unit, commander=action.commander,
+                       at=str(commander.at))
     if unit.commander == action.commander:
-        return Refusal("nt-commands", f"{action.unit} is already in {action.commander}'s corps")
+        return refusal("attach-already", unit=action.unit, commander=action.commander)
     if len(state.corps(action.commander)) >= constants().corps_max_units:
-        return Refusal("nt-commands", f"a corps holds at most {constants().corps_max_units} "
-                                      f"units")
+        return refusal("corps-full", commander=action.commander,
+                       limit=constants().corps_max_units)
     if unit.commander is not None and len(state.corps(unit.commander)) <= 1:
-        return Refusal("nt-commands", f"{action.unit} is the last unit of {unit.commander}'s "
-                                      f"corps")
+        return refusal("attach-last-unit", unit=action.unit, commander=unit.commander)
     return None
 
 

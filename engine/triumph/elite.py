@@ -9,19 +9,17 @@ can demoralise) and may declare no more Guard Attacks.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.core.refusals import Refusal
 from engine.triumph import readings
+from engine.triumph.effects import lose_morale
+from engine.triumph.events import EliteCommitted, GuardAttackFailed
 from engine.triumph.pieces import CAVALRY, Face, Position
+from engine.triumph.protocols import RulingGame
+from engine.triumph.refusals import refusal
 from engine.triumph.rules import raw_order_of_battle
-
-if TYPE_CHECKING:
-    from engine.triumph.game import TriumphGame
-    from engine.triumph.state import AttackState
+from engine.triumph.state import AttackState
 
 HEAVY_CAVALRY, GUARD = "heavy_cavalry", "guard"
-RULE = "nt-guard"
 
 
 def elite_kind(face: Face) -> str | None:
@@ -38,7 +36,7 @@ def cost(kind: str) -> int:
     return int(raw_order_of_battle()["constants"]["elite_costs"][kind])
 
 
-def commit(game: TriumphGame, unit_ids: list[str] | tuple[str, ...], why: str) -> None:
+def commit(game: RulingGame, unit_ids: list[str] | tuple[str, ...], why: str) -> None:
     """Charge the first commitment of heavy cavalry and of the Guard, once per army each."""
     state = game.state
     for unit_id in unit_ids:
@@ -48,59 +46,39 @@ def commit(game: TriumphGame, unit_ids: list[str] | tuple[str, ...], why: str) -
         if kind is None or key in state.elite_committed:
             continue
         state.elite_committed.add(key)
-        game.emit("elite-commitment", side=unit.side, elite=kind, unit=unit_id, why=why)
-        game.lose_morale(unit.side, cost(kind), floor=readings.ELITE_COST_MORALE_FLOOR)
+        game.emit(EliteCommitted(unit.side, kind, unit_id, why))
+        lose_morale(game, unit.side, cost(kind), floor=readings.ELITE_COST_MORALE_FLOOR)
 
 
-def check_guard_threat(game: TriumphGame, side: str, unit_id: str, from_: int, into: int
-                       ) -> str | None:
+def check_guard_threat(game: RulingGame, side: str, unit_id: str, from_: int, into: int
+                       ) -> Refusal | None:
     """Why a Guard Attack cannot be announced with `unit_id`, or None."""
     state = game.state
     unit = state.units.get(unit_id)
     if side in state.guard_attacks_barred:
-        return f"a Guard Attack of the {side} army has failed: it may declare no more"
+        return refusal("guard-attacks-barred", side=side)
     if unit is None or unit.side != side or not unit.face.guard or unit.at is None:
-        return f"{unit_id} is not a Guard unit of the {side} army on the map"
+        return refusal("not-a-guard", unit=unit_id, side=side)
     if unit.at not in (Position(from_), Position(from_, into)):
-        return f"{unit_id} does not stand in R{from_} or {from_}>{into}"
+        return refusal("guard-elsewhere", unit=unit_id, attack_locale=from_,
+                       defence_locale=into)
     return None
 
 
-def check_guard_leaders(game: TriumphGame, attack: AttackState, leaders: tuple[str, ...]
-                        ) -> str | None:
+def check_guard_leaders(game: RulingGame, attack: AttackState, leaders: tuple[str, ...]
+                        ) -> Refusal | None:
     """Why these leaders cannot lead a Guard Attack, or None."""
     if not attack.guard_attack:
         return None
     if not leaders or not all(game.state.units[u].face.guard for u in leaders):
-        return "a Guard Attack is led by Guard units only"
+        return refusal("guard-leaders", units=leaders)
     return None
 
 
-def artillery_fire_refusal(game: TriumphGame, attack: AttackState, artillery_led: bool,
-                           attackers: list[str]) -> Refusal | None:
-    """Artillery may not lead across one approach in consecutive rounds unless it fires down
-    from a hill (twice in a turn the closed approach already forbids); the fixed battery
-    attacks only by leading with its fire."""
-    state = game.state
-    if state.fixed_battery in attackers and not artillery_led:
-        return Refusal("nt-fixed-battery", "the fixed battery attacks only by leading with its "
-                                           "fire")
-    if not artillery_led or not readings.ARTILLERY_REPEAT_FIRE_LIMIT:
-        return None
-    last = state.artillery_fire.get((attack.attack_locale, attack.defence_locale))
-    downhill = (game.map.locales[attack.attack_locale].hill
-                and not game.map.locales[attack.defence_locale].hill)
-    if last == state.round - 1 and not downhill:
-        return Refusal("nt-artillery", f"artillery led an attack across {attack.attack_locale}>"
-                                       f"{attack.defence_locale} last round: it may again only "
-                                       f"firing down from a hill")
-    return None
-
-
-def after_guard_attack(game: TriumphGame, attack: AttackState) -> None:
+def after_guard_attack(game: RulingGame, attack: AttackState) -> None:
     """A failed Guard Attack costs 3 more morale and bars further Guard Attacks."""
     if not attack.guard_attack or attack.winner != "defender":
         return
     game.state.guard_attacks_barred.add(attack.attacker)
-    game.emit("guard-attack-failed", side=attack.attacker)
-    game.lose_morale(attack.attacker, cost("failed_guard_attack"))
+    game.emit(GuardAttackFailed(attack.attacker))
+    lose_morale(game, attack.attacker, cost("failed_guard_attack"))

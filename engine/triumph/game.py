@@ -1,61 +1,74 @@
-"""TriumphGame: the small core of the Napoleon's Triumph engine (check, push, undo, awaiting)."""
+"""TriumphGame: the small core of the Napoleon's Triumph engine (check, push, undo, awaiting).
+
+The rules live in the helper modules, which see the game through the narrow faces of
+`protocols.py`; this module imports them, never the reverse.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.core.errors import ArbiterError
 from engine.core.refusals import IllegalMove, Refusal
 from engine.triumph import attack as attack_steps
 from engine.triumph import readings
 from engine.triumph.actions import (
+    DECLARED_ENDS,
     Action,
     Attach,
     CorpsMove,
+    DeclareEnd,
     DetachMove,
     EndTurn,
     Threat,
     UnitMove,
 )
 from engine.triumph.commands import apply_attach, apply_move, attach_refusal, move_refusal
-from engine.triumph.elite import commit as commit_elite
+from engine.triumph.effects import reveal
 from engine.triumph.errors import TriumphError
+from engine.triumph.events import (
+    Attached,
+    CorpsMoved,
+    Detached,
+    Event,
+    GameEnded,
+    Moved,
+    TurnEnded,
+    UnitMoved,
+)
 from engine.triumph.mapdata import BattleMap, load_austerlitz
 from engine.triumph.options import decision_options
 from engine.triumph.options import legal_actions as list_legal_actions
-from engine.triumph.pieces import FRENCH, Position, Unit, opponent
-from engine.triumph.positions import state_from_position
+from engine.triumph.pieces import FRENCH, Position, opponent
+from engine.triumph.positions import position_from_state, state_from_position
+from engine.triumph.refusals import Refused, refused
 from engine.triumph.reinforcements import apply_entry, entry_actions, entry_refusal
+from engine.triumph.road_marches import apply_ride_on, is_ride_on, ride_on_refusal
 from engine.triumph.rules import constants
-from engine.triumph.setup import SetupError, position_from_setups
+from engine.triumph.setup import position_from_setups, setup_error
 from engine.triumph.state import TriumphState, TurnState
 from engine.triumph.victory import OBJECTIVES, judge
 from engine.triumph.views import TriumphView, view
 
-Event = dict[str, Any]
-DEMORALISED = "demoralised"
-
-
-class Refused(ArbiterError):
-    """Raised inside an action handler; push turns it into IllegalMove after restoring state."""
-
-    code = "illegal"  # each one carries its rule as its code
-
-    def __init__(self, refusal: Refusal) -> None:
-        super().__init__(refusal.message, code=refusal.rule)
-        self.refusal = refusal
+MOVED_EVENTS: dict[str, type[Moved]] = {"corps_move": CorpsMoved, "detach_move": Detached,
+                                        "unit_move": UnitMoved}
+DECLARED_WHY = {"resignation": "the {loser} player resigned",
+                "time": "the {loser} player's time ran out",
+                "agreed": "the players agreed to end the game",
+                "game-time": "the agreed game time ran out"}
 
 
 class TriumphGame:
     """A game of Napoleon's Triumph (2 December scenario) from a given position."""
 
     def __init__(self, state: TriumphState, battle_map: BattleMap | None = None,
-                 handle_secret: str = "") -> None:
+                 handle_secret: str = "", start: dict[str, Any] | None = None) -> None:
         self.state = state
         # The referee passes a random secret (kept in its journal) so that the opponent cannot
         # compute handles; replays with the same secret give the same views.
         self.handle_secret = handle_secret
         self.map = battle_map or load_austerlitz()
+        # How the game began, as a record writes it: {"position": ...} or {"setup": ...}
+        self.start = start or {"position": position_from_state(state)}
         self.actions: list[Action] = []
         self.events: list[Event] = []
         self._stack: list[tuple[TriumphState, int]] = []
@@ -65,7 +78,8 @@ class TriumphGame:
     def from_position(cls, position: dict[str, Any], handle_secret: str = "") -> TriumphGame:
         """A game from a position object as in records; TriumphError if invalid."""
         battle_map = load_austerlitz()
-        return cls(state_from_position(position, battle_map), battle_map, handle_secret)
+        return cls(state_from_position(position, battle_map), battle_map, handle_secret,
+                   {"position": position})
 
     @classmethod
     def from_setups(cls, french: Any, allied: Any, handle_secret: str = "") -> TriumphGame:
@@ -76,8 +90,9 @@ class TriumphGame:
         try:
             state = state_from_position(position, battle_map)
         except TriumphError as error:  # capacity: the two set-ups are checked together here
-            raise SetupError(f"set-up: {error.message}", "nt-setup") from None
-        return cls(state, battle_map, handle_secret)
+            raise setup_error(None, "setup-together", problem=error.message) from None
+        return cls(state, battle_map, handle_secret,
+                   {"setup": {"french": french, "allied": allied}})
 
     def view(self, viewer: str | None) -> TriumphView:
         """What `viewer` ("french", "allied") or the public (None) may know now."""
@@ -119,22 +134,23 @@ class TriumphGame:
         self.state, self._pending = _trial_copy(original), []
         try:
             self._apply(action)
-        except Refused as refused:
-            return refused.refusal
+        except Refused as refusal:
+            return refusal.refusal
         finally:
             self.state, self._pending = original, pending
         return None
 
     def push(self, action: Action) -> list[Event]:
-        """Apply an action and return its events; IllegalMove (game unchanged) if refused."""
+        """Apply an action (a declared end too) and return its events; IllegalMove (game
+        unchanged) if refused."""
         original = self.state
         # The action works on a copy; the untouched original is kept for pop().
         self.state, self._pending = _trial_copy(original), []
         try:
             self._apply(action)
-        except Refused as refused:
+        except Refused as refusal:
             self.state, self._pending = original, []
-            raise IllegalMove(refused.refusal) from None
+            raise IllegalMove(refusal.refusal) from None
         self._stack.append((original, len(self.events)))
         self.actions.append(action)
         events, self._pending = self._pending, []
@@ -142,7 +158,7 @@ class TriumphGame:
         return events
 
     def pop(self) -> Action:
-        """Take back the last action, restoring the exact state before it."""
+        """Take back the last action (or declared end), restoring the exact state before it."""
         if not self._stack:
             raise TriumphError("there is no action to take back", "nt-undo")
         self.state, count = self._stack.pop()
@@ -150,124 +166,95 @@ class TriumphGame:
         return self.actions.pop()
 
     def before_last(self) -> tuple[TriumphState, list[Event]] | None:
-        """The state before the last action and the events that action made (None at the start)."""
+        """The state before the last action and the events it made (None at the start)."""
         if not self._stack:
             return None
         state, count = self._stack[-1]
         return state, self.events[count:]
 
+    def rulings(self) -> list[tuple[Action, list[Event]]]:
+        """Every action pushed so far with the events it made, in order."""
+        bounds = [count for _, count in self._stack] + [len(self.events)]
+        return [(action, self.events[bounds[i]:bounds[i + 1]])
+                for i, action in enumerate(self.actions)]
+
     def undo(self) -> Action:
         """Same as `pop`."""
         return self.pop()
 
-    # --- internals shared by the handlers ------------------------------------------------
-
-    def emit(self, kind: str, **data: Any) -> None:
-        """Record an event of the action being applied."""
-        self._pending.append({"type": kind, **data})
-
-    def refuse(self, rule: str, message: str) -> Refused:
-        """An exception that refuses the action with its rule."""
-        return Refused(Refusal(rule, message))
-
-    def reveal(self, unit_ids: list[str] | tuple[str, ...], why: str) -> None:
-        """Show faces to both players (and the public) for the rest of this player turn."""
-        shown = []
-        for unit_id in unit_ids:
-            unit = self.state.units[unit_id]
-            self.state.turn.revealed.add(unit_id)
-            shown.append({"unit": unit_id, "side": unit.side, "face": face_dict(unit)})
-        if shown:
-            self.emit("reveal", why=why, units=shown)
-
-    def lose_steps(self, unit_id: str, steps: int, why: str) -> int:
-        """Replace a block by one `steps` strength lower (or eliminate it); steps really lost."""
-        unit = self.state.units[unit_id]
-        if steps > 0 and unit.at is not None:
-            commit_elite(self, [unit_id], "loss")
-        lost = 0
-        while steps > lost and unit.at is not None:
-            reduced = unit.face.reduced()
-            before = str(unit.face)
-            lost += 1
-            if reduced is None:
-                self.eliminate(unit, why)
-            else:
-                unit.face = reduced
-                self.state.turn.revealed.add(unit_id)
-                self.emit("replace", unit=unit_id, side=unit.side, at=str(unit.at),
-                          before=before, after=str(reduced), why=why)
-        return lost
-
-    def eliminate(self, unit: Unit, why: str) -> None:
-        """Take a unit out of play; a commander whose corps is now empty leaves with it."""
-        self.emit("eliminate", unit=unit.id, side=unit.side, at=str(unit.at),
-                  face=face_dict(unit), why=why)
-        name, unit.at, unit.commander = unit.commander, None, None
-        if name is not None and not self.state.corps(name):
-            commander = self.state.commanders[name]
-            self.emit("commander-removed", commander=name, side=commander.side,
-                      at=str(commander.at))
-            commander.at = None
-
-    def lose_morale(self, side: str, amount: int, floor: int = 0) -> None:
-        """Lower a side's morale (not below `floor`); at 0 the other side wins at once."""
-        if amount <= 0:
-            return
-        before = self.state.morale[side]
-        after = max(min(before, floor), before - amount)
-        self.state.morale[side] = after
-        self.emit("morale", side=side, before=before, after=after)
-        if after <= 0 and self.state.result is None:
-            self.state.result = (opponent(side), DEMORALISED)
-            self.emit("game-end", winner=opponent(side), reason=DEMORALISED)
+    def emit(self, event: Event) -> None:
+        """Record an event of the action being applied (helpers call it through RulingGame)."""
+        self._pending.append(event)
 
     # --- dispatch ------------------------------------------------------------------------
 
     def _apply(self, action: Action) -> None:
         state = self.state
         if state.result is not None:
-            raise self.refuse("nt-turn", "the game is over")
+            raise refused("game-over")
+        if isinstance(action, DeclareEnd):
+            self._declare_end(action)
+            return
         if state.attack is not None:
             attack_steps.apply_step(self, action)
             return
         if action.side != state.to_move:
-            raise self.refuse("nt-turn", f"it is the {state.to_move} player's turn")
+            raise refused("not-your-turn", side=state.to_move)
+        if state.turn.road_march is not None:
+            if isinstance(action, (CorpsMove, UnitMove)) and is_ride_on(state, action):
+                problem = ride_on_refusal(state, self.map, action)
+                if problem:
+                    raise Refused(problem)
+                self._moved(action, apply_ride_on(state, action))
+                return
+            if not isinstance(action, Threat):
+                state.turn.road_march = None  # any other order ends the riding on
         if isinstance(action, CorpsMove) and action.entry is not None:
-            refusal = entry_refusal(state, self.map, action)
-            if refusal:
-                raise Refused(refusal)
+            problem = entry_refusal(state, self.map, action)
+            if problem:
+                raise Refused(problem)
             apply_entry(self, action)
         elif isinstance(action, (CorpsMove, DetachMove, UnitMove)):
             if state.fixed_battery in _moving(action):
-                raise self.refuse("nt-fixed-battery", "the fixed battery never moves")
-            refusal = move_refusal(state, self.map, action)
-            if refusal:
-                raise Refused(refusal)
-            start = apply_move(state, action)
-            units = [action.unit] if isinstance(action, UnitMove) else list(action.units)
-            self.emit(action.type, side=action.side, units=units,
-                      commander=getattr(action, "commander", None), start=str(start),
-                      to=str(action.to), road=list(action.road) if action.road else None)
-            if action.road is not None and not action.to.is_reserve:
-                self.reveal(units, "cavalry ending a road move blocking")
+                raise refused("battery-never-moves", unit=state.fixed_battery)
+            problem = move_refusal(state, self.map, action)
+            if problem:
+                raise Refused(problem)
+            self._moved(action, apply_move(state, action))
         elif isinstance(action, Attach):
-            refusal = attach_refusal(state, action)
-            if refusal:
-                raise Refused(refusal)
+            problem = attach_refusal(state, action)
+            if problem:
+                raise Refused(problem)
             apply_attach(state, action)
-            self.emit("attach", side=action.side, commander=action.commander, unit=action.unit)
+            self.emit(Attached(action.side, action.commander, action.unit))
         elif isinstance(action, EndTurn):
             self._end_turn()
         elif isinstance(action, Threat):
             attack_steps.apply_threat(self, action)
         else:
-            raise self.refuse("nt-turn", f"no attack is in progress: {action.type} is not "
-                                         f"expected")
+            raise refused("no-attack-in-progress", action=action.type)
+
+    def _moved(self, action: CorpsMove | DetachMove | UnitMove, start: Position) -> None:
+        """The event of a move; cavalry ending a road move blocking is shown (1.16)."""
+        units = tuple(_moving(action))
+        self.emit(MOVED_EVENTS[action.type](
+            action.side, units, getattr(action, "commander", None), str(start), str(action.to),
+            tuple(action.road) if action.road else None))
+        if action.road is not None and not action.to.is_reserve:
+            reveal(self, units, "cavalry ending a road move blocking")
+
+    def _declare_end(self, action: DeclareEnd) -> None:
+        """A resignation, an agreed end or time: the game is over, on the undo stack like an
+        action (the referee takes it back if its journal refuses the write)."""
+        if action.reason not in DECLARED_ENDS:
+            raise refused("end-reason", reason=action.reason)
+        self.state.attack = None
+        self.state.result = (action.winner, action.reason)
+        self.emit(GameEnded(action.winner, action.reason))
 
     def _end_turn(self) -> None:
         state = self.state
-        self.emit("end-turn", side=state.to_move, round=state.round)
+        self.emit(TurnEnded(state.to_move, state.round))
         self._forget_faces()
         state.turn = TurnState()
         state.turns_played += 1
@@ -275,8 +262,8 @@ class TriumphGame:
             if state.round >= constants().last_hour:
                 verdict = judge(state, self.map)
                 state.result = (verdict.winner, OBJECTIVES)
-                self.emit("game-end", winner=verdict.winner, reason=OBJECTIVES, why=verdict.why,
-                          control={k: list(v) for k, v in verdict.control.items()})
+                self.emit(GameEnded(verdict.winner, OBJECTIVES, verdict.why,
+                                    {k: list(v) for k, v in verdict.control.items()}))
                 return
             state.round += 1
         state.to_move = opponent(state.to_move)
@@ -309,6 +296,9 @@ class TriumphGame:
             return {"winner": winner, "reason": reason, "why": verdict.why,
                     "control": verdict.control}
         loser = opponent(winner) if winner else None
+        if reason in DECLARED_WHY:
+            return {"winner": winner, "reason": reason,
+                    "why": DECLARED_WHY[reason].format(loser=loser)}
         return {"winner": winner, "reason": reason,
                 "why": f"the {loser} army is demoralised (morale 0)"}
 
@@ -325,8 +315,3 @@ def _moving(action: CorpsMove | DetachMove | UnitMove) -> list[str]:
 def _trial_copy(state: TriumphState) -> TriumphState:
     """A copy to try an action on, without the listing index (it would go stale)."""
     return state.copy()
-
-
-def face_dict(unit: Unit) -> dict[str, Any]:
-    """A unit's face as data."""
-    return {"type": unit.face.type, "strength": unit.face.strength, "guard": unit.face.guard}

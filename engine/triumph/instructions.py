@@ -13,13 +13,26 @@ it (positions of retreating, feinting and storming blocks are not in their event
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.triumph.events import (
+    Advanced,
+    Attached,
+    CommanderRemoved,
+    CorpsMoved,
+    Eliminated,
+    Event,
+    Feinted,
+    Moved,
+    Reinforced,
+    Replaced,
+    Retreated,
+    Revealed,
+    Stormed,
+)
 from engine.triumph.pieces import Face, Position
+from engine.triumph.protocols import ReadGame
 from engine.triumph.state import TriumphState
-
-if TYPE_CHECKING:
-    from engine.triumph.game import TriumphGame
 
 Step = dict[str, Any]
 TYPES = {"Inf": "infantry", "Cav": "cavalry", "Art": "artillery"}
@@ -57,7 +70,7 @@ class Table:
                    {c.name: c.at for c in state.commanders.values() if c.side == side})
 
 
-def state_before(game: TriumphGame, events: list[dict[str, Any]]) -> TriumphState | None:
+def state_before(game: ReadGame, events: list[Event]) -> TriumphState | None:
     """The state before the ruling that made `events`, while it is the game's last ruling."""
     last = game.before_last()
     if last is None or last[1] != events:
@@ -65,7 +78,7 @@ def state_before(game: TriumphGame, events: list[dict[str, Any]]) -> TriumphStat
     return last[0]
 
 
-def instructions_for(game: TriumphGame, events: list[dict[str, Any]], side: str,
+def instructions_for(game: ReadGame, events: list[Event], side: str,
                      before: TriumphState | None = None) -> list[Step]:
     """The steps `side` carries out on its own blocks after the ruling that made `events`
     (`game` as it stands after it; `before`, the state before it, found if not given)."""
@@ -73,67 +86,60 @@ def instructions_for(game: TriumphGame, events: list[dict[str, Any]], side: str,
     table = Table.of(before or game.state, side)
     steps: list[Step] = []
     for event in events:
-        kind = event["type"]
-        if kind == "reveal":
-            steps += _show(table, [i["unit"] for i in event["units"] if i["side"] == side])
-        elif event.get("side") == side:
+        if isinstance(event, Revealed):
+            steps += _show(table, [shown.unit for shown in event.units if shown.side == side])
+        elif event.acting_side == side:
             steps += _own_event(game, table, event)
     return steps
 
 
-def _own_event(game: TriumphGame, table: Table, event: dict[str, Any]) -> list[Step]:
-    kind = event["type"]
-    if kind in ("corps_move", "detach_move", "unit_move"):
+def _own_event(game: ReadGame, table: Table, event: Event) -> list[Step]:
+    if isinstance(event, Moved):
         return _command(table, event)
-    if kind == "reinforcement":
-        name, to = event["commander"], Position.parse(event["to"])
-        for unit_id in event["units"]:
+    if isinstance(event, Reinforced):
+        to = Position.parse(event.to)
+        for unit_id in event.units:
             table.at[unit_id] = to
-        table.flags[name] = to
-        return [{"step": "enter", "commander": name, "faces": _faces(table, event["units"]),
-                 "entry": event["entry"], "to": str(to)}]
-    if kind == "attach":
-        unit_id, name = event["unit"], event["commander"]
-        table.corps[unit_id] = name
-        return [{"step": "attach", "commander": name,
-                 "face": face_data(table.faces[unit_id]), "at": _text(table.at[unit_id])}]
-    if kind == "replace":
-        unit_id = event["unit"]
-        after = parse_face(event["after"])
-        step = {"step": "replace", "commander": table.corps[unit_id], "at": event["at"],
-                "before": face_data(table.faces[unit_id]), "after": face_data(after)}
-        table.faces[unit_id] = after
+        table.flags[event.commander] = to
+        return [{"step": "enter", "commander": event.commander,
+                 "faces": _faces(table, list(event.units)), "entry": event.entry, "to": str(to)}]
+    if isinstance(event, Attached):
+        table.corps[event.unit] = event.commander
+        return [{"step": "attach", "commander": event.commander,
+                 "face": face_data(table.faces[event.unit]), "at": _text(table.at[event.unit])}]
+    if isinstance(event, Replaced):
+        after = parse_face(event.after)
+        step = {"step": "replace", "commander": table.corps[event.unit], "at": event.at,
+                "before": face_data(table.faces[event.unit]), "after": face_data(after)}
+        table.faces[event.unit] = after
         return [step]
-    if kind == "eliminate":
-        unit_id = event["unit"]
-        table.at[unit_id] = None
-        return [{"step": "remove", "commander": table.corps[unit_id], "at": event["at"],
-                 "face": event["face"]}]
-    if kind == "commander-removed":
-        table.flags[event["commander"]] = None
-        return [{"step": "remove_flag", "commander": event["commander"], "at": event["at"]}]
-    if kind == "retreat":
-        return _carry(game, table, {u: Position(n) for u, n in event["to"].items()})
-    if kind == "storm":
-        to = Position(event["locale"])
-        return _carry(game, table, {u: to for u in event["units"]})
-    if kind == "advance":
-        to = Position.parse(event["to"])
-        return _carry(game, table, {u: to for u in event["units"]})
-    if kind == "feint":
+    if isinstance(event, Eliminated):
+        table.at[event.unit] = None
+        return [{"step": "remove", "commander": table.corps[event.unit], "at": event.at,
+                 "face": dict(event.face)}]
+    if isinstance(event, CommanderRemoved):
+        table.flags[event.commander] = None
+        return [{"step": "remove_flag", "commander": event.commander, "at": event.at}]
+    if isinstance(event, Retreated):
+        return _carry(game, table, {u: Position(n) for u, n in event.to.items()})
+    if isinstance(event, Stormed):
+        return _carry(game, table, {u: Position(event.locale) for u in event.units})
+    if isinstance(event, Advanced):
+        return _carry(game, table, {u: Position.parse(event.to) for u in event.units})
+    if isinstance(event, Feinted):
         # Feinting blocks end where the feint leaves them: on the approach, or, riding by road,
         # in the attack locale's reserve or on its approach.
         units = game.state.units
-        return _carry(game, table, {u: at for u in event["units"] if (at := units[u].at) is not None})
+        return _carry(game, table, {u: at for u in event.units if (at := units[u].at) is not None})
     return []
 
 
-def _command(table: Table, event: dict[str, Any]) -> list[Step]:
+def _command(table: Table, event: Moved) -> list[Step]:
     """A Corps Move carries the flag; Detach and Unit Moves leave it (the blocks detach)."""
-    units, name = event["units"], event.get("commander")
-    start, to = Position.parse(event["start"]), Position.parse(event["to"])
+    units, name = list(event.units), event.commander
+    start, to = Position.parse(event.start), Position.parse(event.to)
     origin = name if name is not None else table.corps[units[0]]
-    flag = event["type"] == "corps_move"
+    flag = isinstance(event, CorpsMoved)
     step = {"step": "move", "commander": origin, "flag": flag, "faces": _faces(table, units),
             "from": str(start), "to": str(to)}
     for unit_id in units:
@@ -148,7 +154,7 @@ def _command(table: Table, event: dict[str, Any]) -> list[Step]:
     return [step]
 
 
-def _carry(game: TriumphGame, table: Table, moves: dict[str, Position]) -> list[Step]:
+def _carry(game: ReadGame, table: Table, moves: dict[str, Position]) -> list[Step]:
     """Blocks moved by an attack's outcome, grouped by corps, start and end; a commander's flag
     goes with a group when it stood at the start and stands at the end after the ruling."""
     groups: dict[tuple[str | None, str, str], list[str]] = {}

@@ -18,7 +18,7 @@ Three things keep it small without taking a choice away from the player:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.triumph.actions import (
     Action,
@@ -30,15 +30,13 @@ from engine.triumph.actions import (
     UnitMove,
 )
 from engine.triumph.pieces import Position
-
-if TYPE_CHECKING:
-    from engine.triumph.game import TriumphGame
+from engine.triumph.protocols import ReadGame
 
 Destination = str | dict[str, Any]
 Move = CorpsMove | DetachMove | UnitMove
 
 
-def command_menu(game: TriumphGame) -> list[dict[str, Any]]:
+def command_menu(game: ReadGame) -> list[dict[str, Any]]:
     """The menu of the decision "command" (empty when the game waits for anything else)."""
     awaiting = game.awaiting()
     if awaiting is None or awaiting[1] != "command":
@@ -46,7 +44,7 @@ def command_menu(game: TriumphGame) -> list[dict[str, Any]]:
     return menu_from_actions(game, game.legal_actions())
 
 
-def menu_from_actions(game: TriumphGame, actions: list[Action]) -> list[dict[str, Any]]:
+def menu_from_actions(game: ReadGame, actions: list[Action]) -> list[dict[str, Any]]:
     """Group legal commands into menu entries, in a stable order."""
     state = game.state
     side = state.to_move
@@ -98,7 +96,8 @@ def compact(moves: list[Move], one_path: bool) -> list[Destination]:
         if move.to.is_reserve and str(move.to) in plain:
             continue
         written = roads.get(road)
-        if written is not None and not move.to.is_reserve and move.to.locale == road[-1]:
+        if (written is not None and road and not move.to.is_reserve
+                and move.to.locale == road[-1]):
             written.setdefault("block", []).append(move.to.toward)
             continue
         written = {"to": str(move.to), "road": list(road)}
@@ -127,7 +126,7 @@ def _unit_moves(singles: dict[str, list[Move]]) -> list[dict[str, Any]]:
     return list(grouped.values())
 
 
-def _threat_entry(game: TriumphGame, side: str, threat: Threat) -> dict[str, Any]:
+def _threat_entry(game: ReadGame, side: str, threat: Threat) -> dict[str, Any]:
     entry: dict[str, Any] = {"type": "threat", "from": threat.from_, "into": threat.into}
     guards = [u.id for u in game.state.units.values()
               if u.side == side and u.at is not None and u.face.guard

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.core.refusals import Refusal
 from engine.triumph.mapdata import BattleMap
 from engine.triumph.pieces import Position, opponent
+from engine.triumph.refusals import refusal
 from engine.triumph.rules import constants
 from engine.triumph.state import TriumphState
 
@@ -20,28 +21,34 @@ def road_path_reach(battle_map: BattleMap, start: int, path: list[int] | tuple[i
     return max((reach for _, reach in arrivals), default=None)
 
 
-def road_arrivals(battle_map: BattleMap, start: int, path: list[int] | tuple[int, ...]
+def road_arrivals(battle_map: BattleMap, start: int, path: list[int] | tuple[int, ...],
+                  stretch: int | None = None, main: bool = True, entered: int = 0
                   ) -> list[tuple[int, int]]:
-    """(arrival stretch in the last locale, reach) for each way of travelling the path in reach."""
-    if not path:
+    """(arrival stretch in the last locale, reach) for each way of travelling the path in reach.
+
+    The road leaves `start` on `stretch` (None: any of its stretches) with `main` telling
+    whether it has been the main road so far; `entered` locales were already entered before
+    `path` (an entry road's own locale) and count against the reach.
+    """
+    if not path and stretch is None:
         return []
     reach = constants()
     found: list[tuple[int, int]] = []
     # (locale, arrival stretch or None at the start, all crossings so far main)
-    frontier: list[tuple[int, int | None, bool]] = [(start, None, True)]
+    frontier: list[tuple[int, int | None, bool]] = [(start, stretch, main)]
     for target in path:
         following = []
-        for locale, stretch, main in frontier:
+        for locale, arrived, so_far in frontier:
             for step in battle_map.road_steps(locale):
-                if step.target == target and (stretch is None or step.source_stretch == stretch):
-                    following.append((target, step.target_stretch, main and step.main))
+                if step.target == target and (arrived is None or step.source_stretch == arrived):
+                    following.append((target, step.target_stretch, so_far and step.main))
         frontier = list(dict.fromkeys(following))
         if not frontier:
             return []
-    for _, stretch, main in frontier:
-        limit = reach.main_reach if main else reach.local_reach
-        if len(path) <= limit and stretch is not None:
-            found.append((stretch, limit))
+    for _, arrived, so_far in frontier:
+        limit = reach.main_reach if so_far else reach.local_reach
+        if len(path) + entered <= limit and arrived is not None:
+            found.append((arrived, limit))
     return found
 
 
@@ -50,17 +57,15 @@ def ordinary_move_refusal(battle_map: BattleMap, start: Position, to: Position) 
     if start.is_reserve and to.is_reserve:
         if battle_map.is_passable(start.locale, to.locale):
             return None
-        return Refusal("nt-movement", f"{to.locale} is not across a passable border from "
-                                      f"{start.locale}")
+        return refusal("not-adjacent", locale=to.locale, start=start.locale)
     if start.is_reserve:
         if to.locale == start.locale and battle_map.is_passable(start.locale, to.toward or 0):
             return None
-        return Refusal("nt-movement", f"from R{start.locale} a unit may block only a passable "
-                                      f"approach of {start.locale}")
+        return refusal("block-own-approach", locale=start.locale, to=str(to))
     if to.is_reserve and to.locale in (start.locale, start.toward):
         return None
-    return Refusal("nt-movement", f"from {start} a unit may move only to R{start.locale} or "
-                                  f"R{start.toward}")
+    return refusal("from-approach", start=str(start), locale=start.locale, toward=start.toward,
+                   to=str(to))
 
 
 def destination_refusal(state: TriumphState, battle_map: BattleMap, side: str, count: int,
@@ -68,24 +73,21 @@ def destination_refusal(state: TriumphState, battle_map: BattleMap, side: str, c
     """Capacity, one side per locale, stormed and closed reserves for the end of any move."""
     locale = battle_map.locales.get(to.locale)
     if locale is None:
-        return Refusal("nt-movement", f"there is no locale {to.locale}")
+        return refusal("no-such-locale", locale=to.locale)
     if not to.is_reserve and not battle_map.is_passable(to.locale, to.toward or 0):
-        return Refusal("nt-movement", f"{to} is not a passable approach")
+        return refusal("not-passable-approach", position=str(to))
     occupant = state.occupant(to.locale)
     if occupant == opponent(side):
-        return Refusal("nt-movement", f"{to.locale} is held by the enemy: moving there is an "
-                                      f"attack (threaten it)")
+        return refusal("enemy-locale", locale=to.locale)
     if to.locale != start.locale:
         if to.locale in state.turn.stormed:
-            return Refusal("nt-movement", f"{to.locale} was stormed this turn: only the "
-                                          f"victorious attackers enter it")
+            return refusal("stormed", locale=to.locale)
         if to.locale in state.turn.road_closed:
-            return Refusal("nt-road", f"a corps marched by road into {to.locale} this turn: its "
-                                      f"reserve is closed to other moves")
+            return refusal("road-closed-reserve", locale=to.locale)
         present = len(state.units_in(to.locale, side))
         if present + count > locale.capacity:
-            return Refusal("nt-capacity", f"{to.locale} holds at most {locale.capacity} units "
-                                          f"({present} there, {count} moving)")
+            return refusal("capacity", locale=to.locale, capacity=locale.capacity,
+                               present=present, count=count)
     return None
 
 
@@ -94,47 +96,46 @@ def road_move_refusal(state: TriumphState, battle_map: BattleMap, side: str, cou
                       road: tuple[int, ...], all_cavalry: bool = False) -> Refusal | None:
     """Why a road move along `road` is illegal, or None: reach, stretches, room and halting."""
     if not start.is_reserve:
-        return Refusal("nt-road", "a road move starts in a reserve")
+        return refusal("road-starts-in-reserve", start=str(start))
     if not to.is_reserve:
         if not all_cavalry:
-            return Refusal("nt-road", "a road move ends in the reserve of the last locale "
-                                      "entered (only cavalry may end blocking)")
+            return refusal("road-ends-in-reserve", to=str(to))
         arrivals = road_arrivals(battle_map, start.locale, road)
         if not any(step.target == to.toward and step.source_stretch == stretch
                    for stretch, _ in arrivals for step in battle_map.road_steps(to.locale)):
-            return Refusal("nt-road", f"cavalry ends a road move blocking {to} only where its "
-                                      f"road goes on across that approach")
+            return refusal("cavalry-blocks-on-road", position=str(to))
     if not road or road[-1] != to.locale:
-        return Refusal("nt-road", "the road must list the locales entered, ending with the "
-                                  "destination")
+        return refusal("road-ends-at-destination", road=road, to=str(to))
     if len(set(road)) != len(road) or start.locale in road:
-        return Refusal("nt-road", "a road move enters each locale once")
+        return refusal("road-enters-once", road=road)
     if any(n not in battle_map.locales for n in road):
-        return Refusal("nt-road", "the road names a locale that does not exist")
+        return refusal("road-unknown-locale", road=road)
     if road_path_reach(battle_map, start.locale, road) is None:
-        return Refusal("nt-road", f"no connected road from {start.locale} through "
-                                  f"{', '.join(map(str, road))} within reach (2 by road, 3 by "
-                                  f"main road)")
+        return refusal("road-out-of-reach", start=start.locale, road=road)
+    return (road_passage_refusal(state, battle_map, side, corps_of_two, road)
+            or destination_refusal(state, battle_map, side, count, to, start))
+
+
+def road_passage_refusal(state: TriumphState, battle_map: BattleMap, side: str,
+                         corps_of_two: bool, road: tuple[int, ...]) -> Refusal | None:
+    """Why a road move may not enter and pass the locales of `road` (the last one is where it
+    stops), or None: enemy locales, closed reserves, full locales, halting beside enemy corps."""
     enemy = opponent(side)
     for index, locale in enumerate(road):
         last = index == len(road) - 1
         if state.occupant(locale) == enemy:
-            return Refusal("nt-road", f"{locale} is held by the enemy: a road move cannot "
-                                      f"enter it")
+            return refusal("road-enemy-locale", locale=locale)
         if locale in state.turn.road_closed or locale in state.turn.stormed:
-            return Refusal("nt-road", f"the reserve of {locale} is closed this turn")
+            return refusal("road-reserve-closed", locale=locale)
         if corps_of_two and locale in state.turn.stopped_in:
-            return Refusal("nt-road", f"a unit already moved into {locale} this turn: a corps "
-                                      f"of two or more may not enter it by road")
+            return refusal("road-reserve-entered", locale=locale)
         if not last:
             present = len(state.units_in(locale, side))
             if present >= battle_map.locales[locale].capacity:
-                return Refusal("nt-road", f"{locale} is full: a road move may not pass "
-                                          f"through it")
+                return refusal("road-full-locale", locale=locale)
             if corps_of_two and _beside_enemy_corps(state, battle_map, locale, enemy):
-                return Refusal("nt-road", f"{locale} is beside an enemy corps of two or more "
-                                          f"units: the corps must halt there")
-    return destination_refusal(state, battle_map, side, count, to, start)
+                return refusal("road-halts", locale=locale)
+    return None
 
 
 def _beside_enemy_corps(state: TriumphState, battle_map: BattleMap, locale: int,

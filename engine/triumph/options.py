@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.triumph import attack as steps
 from engine.triumph import resolution
@@ -37,15 +37,14 @@ from engine.triumph.commands import (
 )
 from engine.triumph.movement import road_paths
 from engine.triumph.pieces import Position, opponent
+from engine.triumph.protocols import ReadGame
+from engine.triumph.reinforcements import paths_from, waiting_units
 from engine.triumph.retreat import retreat_plan, retreat_targets
 from engine.triumph.road_attacks import road_order_sets, road_riders
 from engine.triumph.state import AttackState
 
-if TYPE_CHECKING:
-    from engine.triumph.game import TriumphGame
 
-
-def legal_actions(game: TriumphGame) -> list[Action]:
+def legal_actions(game: ReadGame) -> list[Action]:
     """Every legal command, or a representative set of legal answers to the attack's step."""
     if game.state.result is not None:
         return []
@@ -57,7 +56,7 @@ def legal_actions(game: TriumphGame) -> list[Action]:
     return [a for a in candidates if game.check(a) is None]
 
 
-def decision_options(game: TriumphGame) -> dict[str, Any]:
+def decision_options(game: ReadGame) -> dict[str, Any]:
     """{"side", "decision", "options"}: the pending decision and its legal actions as data."""
     awaiting = game.awaiting()
     if awaiting is None:
@@ -67,7 +66,7 @@ def decision_options(game: TriumphGame) -> dict[str, Any]:
             "options": [a.to_dict() for a in legal_actions(game)]}
 
 
-def _destinations(game: TriumphGame, start: Position) -> list[Position]:
+def _destinations(game: ReadGame, start: Position) -> list[Position]:
     battle_map = game.map
     if start.is_reserve:
         found = [Position(n) for n in battle_map.neighbours(start.locale)]
@@ -77,7 +76,7 @@ def _destinations(game: TriumphGame, start: Position) -> list[Position]:
     return [Position(start.locale), Position(start.toward)]
 
 
-def _moves_for(game: TriumphGame, make: Any, start: Position, roads: bool,
+def _moves_for(game: ReadGame, make: Any, start: Position, roads: bool,
                cavalry: bool = False) -> list[Action]:
     found: list[Action] = []
     for to in _destinations(game, start):
@@ -96,10 +95,10 @@ def _moves_for(game: TriumphGame, make: Any, start: Position, roads: bool,
     return found
 
 
-def _commands(game: TriumphGame) -> list[Action]:
+def _commands(game: ReadGame) -> list[Action]:
     state = game.state
     side = state.to_move
-    found: list[Action] = [EndTurn(side)]
+    found: list[Action] = [EndTurn(side), *_rides_on(game)]
     for unit in state.units.values():
         if unit.side != side or unit.at is None or unit.id in state.turn.moved:
             continue
@@ -135,7 +134,29 @@ def _commands(game: TriumphGame) -> list[Action]:
     return found
 
 
-def _road_threats(game: TriumphGame, side: str, listed: set[tuple[int, int]]) -> list[Action]:
+def _rides_on(game: ReadGame) -> list[Action]:
+    """The moves by which cavalry that took a locale by road rides on (road_marches.py)."""
+    state, battle_map = game.state, game.map
+    march = state.turn.road_march
+    if march is None:
+        return []
+    last = march.path[-1]
+    ends: list[tuple[Position, tuple[int, ...]]] = [
+        (Position(last, n), ()) for n in battle_map.neighbours(last)]
+    for road in road_paths(battle_map, last):
+        ends += [(Position(road[-1]), road)]
+        ends += [(Position(road[-1], n), road) for n in battle_map.neighbours(road[-1])]
+    found: list[Action] = []
+    for to, road in ends:
+        move: Action = (UnitMove(state.to_move, march.units[0], to, road)
+                        if march.commander is None else
+                        CorpsMove(state.to_move, march.commander, march.units, to, road))
+        if game.check(move) is None:
+            found.append(move)
+    return found
+
+
+def _road_threats(game: ReadGame, side: str, listed: set[tuple[int, int]]) -> list[Action]:
     """Threats only cavalry riding by road could carry out (1.9 step 1)."""
     state = game.state
     pairs: dict[tuple[int, int], None] = {}
@@ -152,10 +173,31 @@ def _road_threats(game: TriumphGame, side: str, listed: set[tuple[int, int]]) ->
                 and (attack_locale, defence_locale) not in state.turn.closed
                 and road_riders(game, side, attack_locale, defence_locale)):
             found.append(Threat(side, attack_locale, defence_locale))
+    listed |= {(t.from_, t.into) for t in found if isinstance(t, Threat)}
+    # cavalry riding on from the locale it took, and waiting cavalry corps coming on by road
+    starts = {path[-1] for entry in game.map.entries.values() if entry.side == side
+              for path in paths_from(game.map, entry)} if _waiting_cavalry(game, side) else set()
+    if state.turn.road_march is not None:
+        starts.add(state.turn.road_march.path[-1])
+    for attack_locale in sorted(starts):
+        for defence_locale in game.map.neighbours(attack_locale):
+            threat = Threat(side, attack_locale, defence_locale)
+            if ((attack_locale, defence_locale) not in listed
+                    and state.occupant(defence_locale) == opponent(side)
+                    and game.check(threat) is None):
+                found.append(threat)
     return found
 
 
-def _order_sets(game: TriumphGame, attack: AttackState) -> list[tuple[Order, ...]]:
+def _waiting_cavalry(game: ReadGame, side: str) -> bool:
+    """Whether a waiting reinforcement corps of `side` is all cavalry (it may attack by road)."""
+    state = game.state
+    return any(c.side == side and c.off_map and (units := waiting_units(state, c.name))
+               and all(state.units[u].face.type == "cavalry" for u in units)
+               for c in state.commanders.values())
+
+
+def _order_sets(game: ReadGame, attack: AttackState) -> list[tuple[Order, ...]]:
     """Plausible command sets for an attack: one per start position and per kind of command."""
     state = game.state
     found: list[tuple[Order, ...]] = []
@@ -176,7 +218,7 @@ def _order_sets(game: TriumphGame, attack: AttackState) -> list[tuple[Order, ...
     return found
 
 
-def _attack_candidates(game: TriumphGame, attack: AttackState) -> list[Action]:
+def _attack_candidates(game: ReadGame, attack: AttackState) -> list[Action]:
     state = game.state
     side = steps.decider(attack)
     step = attack.step
@@ -243,7 +285,7 @@ def _attack_candidates(game: TriumphGame, attack: AttackState) -> list[Action]:
     return []
 
 
-def _advance(game: TriumphGame, attack: AttackState, units: tuple[str, ...]) -> Advance:
+def _advance(game: ReadGame, attack: AttackState, units: tuple[str, ...]) -> Advance:
     """Advance `units`, with every commander whose units in the reserve all go."""
     reserve = Position(attack.defence_locale)
     commanders = []
@@ -254,7 +296,7 @@ def _advance(game: TriumphGame, attack: AttackState, units: tuple[str, ...]) -> 
     return Advance(attack.defender, units, tuple(commanders))
 
 
-def _allocations(game: TriumphGame, side: str, group: list[str], points: int
+def _allocations(game: ReadGame, side: str, group: list[str], points: int
                  ) -> list[Action]:
     found: list[Action] = []
     for order in (group, list(reversed(group))):
@@ -267,7 +309,7 @@ def _allocations(game: TriumphGame, side: str, group: list[str], points: int
     return found
 
 
-def _retreat_choice(game: TriumphGame, attack: AttackState, prefer: int | None) -> Retreat:
+def _retreat_choice(game: ReadGame, attack: AttackState, prefer: int | None) -> Retreat:
     """A legal retreat: losses on the first units of each group, survivors to `prefer` first."""
     state = game.state
     plan = retreat_plan(state, game.map, attack)

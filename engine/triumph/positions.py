@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.triumph.artillery import battery_position_problem
 from engine.triumph.errors import TriumphError
 from engine.triumph.mapdata import BattleMap
 from engine.triumph.pieces import SIDES, UNIT_TYPES, Commander, Face, Position, Unit
@@ -64,11 +65,40 @@ def state_from_position(data: Any, battle_map: BattleMap) -> TriumphState:
     _check_consistency(state, battle_map)
     battery = data.get("fixed_battery")
     if battery is not None:
-        unit = units.get(battery) if isinstance(battery, str) else None
-        if unit is None or unit.side != "french" or unit.face.type != "artillery":
-            raise TriumphError("fixed_battery must name a French artillery unit")
-        state.fixed_battery = battery
+        state.fixed_battery = battery if isinstance(battery, str) else ""
+        problem = battery_position_problem(state)
+        if problem:
+            raise TriumphError(problem)
     return state
+
+
+def position_from_state(state: TriumphState) -> dict[str, Any]:
+    """The position object of a state (what a record's `position` holds): pieces, morale, time,
+    the reinforcement mark and the fixed battery. Per-turn marks, remembered faces, elite
+    commitments and the artillery record are not part of a position: a game from a position
+    starts without them."""
+    position: dict[str, Any] = {
+        "round": state.round, "to_move": state.to_move, "morale": dict(state.morale),
+        "reinforcements_entered": state.reinforcements_entered,
+        "commanders": [{"name": c.name, "side": c.side, "at": _text(c.at)}
+                       for c in state.commanders.values() if c.at is not None or c.off_map],
+        "units": [_unit_entry(u) for u in state.units.values() if u.at is not None or u.off_map]}
+    if state.fixed_battery is not None:
+        position["fixed_battery"] = state.fixed_battery
+    return position
+
+
+def _unit_entry(unit: Unit) -> dict[str, Any]:
+    entry: dict[str, Any] = {"id": unit.id, "side": unit.side, "type": unit.face.type,
+                             "strength": unit.face.strength, "guard": unit.face.guard,
+                             "at": _text(unit.at)}
+    if unit.commander is not None:
+        entry["commander"] = unit.commander
+    return entry
+
+
+def _text(position: Position | None) -> str | None:
+    return str(position) if position is not None else None
 
 
 def _check_consistency(state: TriumphState, battle_map: BattleMap) -> None:

@@ -51,6 +51,13 @@ BAR_ONLY_AFTER_COMBAT_RETREAT = True
 # 1.11 (L): losses in an artillery-led attack cannot bring an army below 1 morale.
 ARTILLERY_LOSSES_MORALE_FLOOR = 1
 
+# 1.9 step 2 (L, left open by the rules; the reconstruction lets artillery that could have led
+# stay in place): after a retreat before combat from a threat, the fixed battery, which never
+# moves, may carry the attack out where it stands: an occupation that is its own Unit Move
+# spends that command and leaves the emptied locale empty. False: such an occupation is
+# refused, and when nothing but the battery could occupy, the attack ends at the retreat.
+FIXED_BATTERY_HOLDS_AFTER_RETREAT = True
+
 # 1.9 step 3 / 11 (M): the attack approach is closed for the rest of the turn after a feint or a
 # repulse; an artillery-led attack closes it too, whoever wins (nobody moves either way).
 CLOSE_APPROACH_AFTER_ARTILLERY_ATTACK = True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from engine.core.errors import RecordError
@@ -46,10 +47,14 @@ def game_from_record(data: Any) -> tuple[TriumphGame, list[Action]]:
         raise RecordError(f"invalid position: {error.message}") from None
 
 
-def record_of(game: TriumphGame, position: dict[str, Any]) -> dict[str, Any]:
-    """A record of a game played from `position`, holding every action pushed so far."""
-    return {"game": GAME_NAME, "scenario": "2dec", "position": position,
-            "actions": [action.to_dict() for action in game.actions]}
+def record_of(game: TriumphGame) -> dict[str, Any]:
+    """The battle so far (or finished) as a record that `arbiter check` replays to the same
+    state and result: how it began (both set-ups, or a position) and every action pushed, a
+    declared end (resignation, agreed end, time) included. An action that changed nothing
+    is left out: the engine writes no answer where it asked nothing (3.5, a defence of
+    blockers that a replayed record carried)."""
+    return {"game": GAME_NAME, "scenario": "2dec", **copy.deepcopy(game.start),
+            "actions": [action.to_dict() for action, events in game.rulings() if events]}
 
 
 def check_triumph_record(data: Any) -> dict[str, Any]:

@@ -3,45 +3,34 @@
 Every event the engine emits names units by their real ids; a real id of an enemy block would let
 the opponent follow it after the end-of-turn forgetting (1.16), and a tablet may choose ids that
 spell faces. So each field that holds unit ids is renamed for the viewer ("french", "allied") or
-the public (None: every unit id). Faces in events are only those the rules make public when the
-event happens (reveals, replacements, eliminations); anything the rules keep with the owner (a
-side's pending choices, defence leaders named before they are revealed) is dropped.
+the public (None: every unit id), and the event is written in its wire form (`to_dict`). Faces in
+events are only those the rules make public when the event happens (reveals, replacements,
+eliminations), so nothing else is taken out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import fields, replace
+from typing import Any
 
+from engine.triumph.events import Event, Regrouped, Retreated, ShownFace
+from engine.triumph.protocols import ReadGame
 from engine.triumph.views import handle
-
-if TYPE_CHECKING:
-    from engine.triumph.game import TriumphGame
 
 Rename = Callable[[str], str]
 
-# event type -> fields that hold one unit id, a list of unit ids, or a dict keyed by unit id
-ONE_UNIT = {"unit", "guard"}
-UNIT_LISTS = {"units", "leaders", "engaged"}
-KEYED_BY_UNIT = {"allocation"}
-# fields private to the event's own side (1.16): dropped for anybody else
-PRIVATE_FIELDS: dict[str, set[str]] = {
-    # a defence that names its leaders early keeps them hidden until step 4 (TT's device)
-    "defend": {"leaders"},
-}
-KNOWN_TYPES = {
-    "corps_move", "detach_move", "unit_move", "reinforcement", "attach", "end-turn",
-    "game-end", "threat", "reveal", "defend", "retreat", "feint", "press", "defence-leaders",
-    "attack", "elite-commitment", "guard-attack-failed", "counter-attack", "combat",
-    "odd-loss", "assign-losses", "storm", "regroup", "advance", "attack-end", "replace",
-    "eliminate", "commander-removed", "morale",
-}
+# the fields of any event that hold one unit id, a tuple of unit ids, or a dict keyed by unit id
+ONE_UNIT = frozenset({"unit", "guard"})
+UNIT_LISTS = frozenset({"units", "leaders", "engaged"})
+KEYED_BY_UNIT = frozenset({"allocation"})
 
 
-def redact_events(game: TriumphGame, events: list[dict[str, Any]], viewer: str | None
+def redact_events(game: ReadGame, events: list[Event], viewer: str | None
                   ) -> list[dict[str, Any]]:
     """The events of one ruling for `viewer` ("french", "allied" or None for the public), read
-    against the game after the ruling: enemy (public: all) unit ids replaced by handles."""
+    against the game after the ruling, in their wire form: enemy (public: all) unit ids
+    replaced by the handles of the turn."""
     units = game.state.units
     turn = game.state.turns_played
 
@@ -51,48 +40,28 @@ def redact_events(game: TriumphGame, events: list[dict[str, Any]], viewer: str |
             return unit_id
         return handle(game.handle_secret, turn, unit_id)
 
-    return [redact_event(event, viewer, rename, set(units)) for event in events]
+    return [redact_event(event, rename).to_dict() for event in events]
 
 
-def redact_event(event: dict[str, Any], viewer: str | None, rename: Rename,
-                 unit_ids: set[str]) -> dict[str, Any]:
-    """One event for `viewer`, unit ids passed through `rename`."""
-    kind = event.get("type")
-    own = viewer is not None and event.get("side") == viewer
-    if kind not in KNOWN_TYPES:
-        # an event this module does not know yet: rename every string that is a unit id
-        return {k: _rename_everywhere(v, rename, unit_ids) for k, v in event.items()}
-    hidden = set() if own else PRIVATE_FIELDS.get(str(kind), set())
-    result: dict[str, Any] = {}
-    for key, value in event.items():
-        if key in hidden:
+def redact_event(event: Event, rename: Rename) -> Event:
+    """One event with its unit ids passed through `rename`."""
+    changes: dict[str, Any] = {}
+    for field in fields(event):
+        value = getattr(event, field.name)
+        if value is None:
             continue
-        result[key] = _field(str(kind), key, value, rename)
-    return result
+        if field.name in ONE_UNIT and isinstance(value, str):
+            changes[field.name] = rename(value)
+        elif field.name in UNIT_LISTS and isinstance(value, tuple):
+            changes[field.name] = tuple(_renamed_item(item, rename) for item in value)
+        elif field.name in KEYED_BY_UNIT or (isinstance(event, Retreated) and field.name == "to"):
+            changes[field.name] = {rename(u): v for u, v in value.items()}
+        elif isinstance(event, Regrouped) and field.name == "keep":  # commander -> unit kept
+            changes[field.name] = {name: rename(u) for name, u in value.items()}
+    return replace(event, **changes) if changes else event
 
 
-def _field(kind: str, key: str, value: Any, rename: Rename) -> Any:
-    if value is None:
-        return None
-    if key in ONE_UNIT and isinstance(value, str):
-        return rename(value)
-    if key in UNIT_LISTS and isinstance(value, list):
-        if kind == "reveal":  # [{"unit", "side", "face"}]
-            return [{**item, "unit": rename(item["unit"])} for item in value]
-        return [rename(u) for u in value]
-    if key in KEYED_BY_UNIT or (kind == "retreat" and key == "to"):
-        return {rename(u): v for u, v in value.items()}
-    if kind == "regroup" and key == "keep":  # commander -> the unit he keeps
-        return {name: rename(u) for name, u in value.items()}
-    return value
-
-
-def _rename_everywhere(value: Any, rename: Rename, unit_ids: set[str]) -> Any:
-    if isinstance(value, str):
-        return rename(value) if value in unit_ids else value
-    if isinstance(value, list):
-        return [_rename_everywhere(v, rename, unit_ids) for v in value]
-    if isinstance(value, dict):
-        return {(rename(k) if k in unit_ids else k): _rename_everywhere(v, rename, unit_ids)
-                for k, v in value.items()}
-    return value
+def _renamed_item(item: Any, rename: Rename) -> Any:
+    if isinstance(item, ShownFace):
+        return replace(item, unit=rename(item.unit))
+    return rename(item) if isinstance(item, str) else item

@@ -8,19 +8,17 @@ and switches the victory conditions (victory.py).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.core.refusals import Refusal
 from engine.triumph import readings
 from engine.triumph.actions import CorpsMove
+from engine.triumph.events import MoraleChanged, Reinforced
 from engine.triumph.mapdata import BattleMap, Entry
-from engine.triumph.movement import _beside_enemy_corps, destination_refusal
-from engine.triumph.pieces import FRENCH, Position, opponent
+from engine.triumph.movement import destination_refusal, road_arrivals, road_passage_refusal
+from engine.triumph.pieces import FRENCH, Position
+from engine.triumph.protocols import RulingGame
+from engine.triumph.refusals import refusal
 from engine.triumph.rules import constants, raw_order_of_battle
 from engine.triumph.state import TriumphState
-
-if TYPE_CHECKING:
-    from engine.triumph.game import TriumphGame
 
 RULE = "nt-reinforcement"
 
@@ -48,72 +46,53 @@ def entry_refusal(state: TriumphState, battle_map: BattleMap, action: CorpsMove
     commander = state.commanders.get(name)
     arrives = arrival_hour(name)
     if commander is None or commander.side != side or not commander.off_map or arrives is None:
-        return Refusal(RULE, f"{name} is not a {side} reinforcement waiting off the map")
+        return refusal("not-a-reinforcement", commander=name, side=side)
     if state.round < arrives:
-        return Refusal(RULE, f"{name} may enter from {arrives}:00 on (now {state.round}:00)")
+        return refusal("too-early", commander=name, hour=arrives, round=state.round)
     if name in state.turn.commanded:
-        return Refusal("nt-commands", f"{name} has already given a command this turn")
+        return refusal("commander-commanded", commander=name)
     limit = constants().corps_commands[side]
     if limit is not None and state.turn.corps_commands >= limit:
-        return Refusal("nt-commands", f"the {side} army has used all {limit} corps commands")
+        return refusal("entry-corps-commands-used", side=side, limit=limit)
     waiting = waiting_units(state, name)
     if readings.REINFORCEMENT_CORPS_ENTERS_WHOLE and sorted(action.units) != waiting:
-        return Refusal(RULE, f"{name}'s corps enters whole: {', '.join(waiting)}")
+        return refusal("enters-whole", commander=name, units=waiting)
     entry = battle_map.entries.get(action.entry or "")
     if entry is None or entry.side != side:
-        return Refusal(RULE, f"{action.entry} is not a {side} entry road")
+        return refusal("not-an-entry", entry=action.entry, side=side)
     road = action.road
     if not road or road[0] != entry.locale or road[-1] != action.to.locale:
-        return Refusal(RULE, f"the road starts at the entry locale {entry.locale} and ends "
-                             f"with the destination")
+        return refusal("entry-road", locale=entry.locale, entry=entry.id, road=road or ())
     if not action.to.is_reserve:
-        return Refusal("nt-road", "a road move ends in the reserve of the last locale entered")
+        return refusal("entry-ends-in-reserve", to=str(action.to))
     if len(set(road)) != len(road):
-        return Refusal("nt-road", "a road move enters each locale once")
+        return refusal("road-enters-once", road=road)
     reach = entry_reach(battle_map, entry, road)
     if reach is None:
-        return Refusal("nt-road", f"no connected road from entry {entry.id} through "
-                                  f"{', '.join(map(str, road))} within reach (2 by road, 3 by "
-                                  f"main road)")
-    enemy = opponent(side)
+        return refusal("entry-road-out-of-reach", entry=entry.id, road=road)
     count = len(action.units)
-    for index, locale in enumerate(road):
-        if state.occupant(locale) == enemy:
-            return Refusal("nt-road", f"{locale} is held by the enemy: a road move cannot "
-                                      f"enter it")
-        if locale in state.turn.road_closed or locale in state.turn.stormed:
-            return Refusal("nt-road", f"the reserve of {locale} is closed this turn")
-        if count >= 2 and locale in state.turn.stopped_in:
-            return Refusal("nt-road", f"a unit already moved into {locale} this turn: a corps "
-                                      f"of two or more may not enter it by road")
-        if index < len(road) - 1:
-            if len(state.units_in(locale, side)) >= battle_map.locales[locale].capacity:
-                return Refusal("nt-road", f"{locale} is full: a road move may not pass "
-                                          f"through it")
-            if count >= 2 and _beside_enemy_corps(state, battle_map, locale, enemy):
-                return Refusal("nt-road", f"{locale} is beside an enemy corps of two or more "
-                                          f"units: the corps must halt there")
+    passage = road_passage_refusal(state, battle_map, side, count >= 2, road)
+    if passage:
+        return passage
     # the start lies off the map: no locale of the map is "where the move began"
     return destination_refusal(state, battle_map, side, count, action.to, Position(0))
 
 
 def entry_reach(battle_map: BattleMap, entry: Entry, road: tuple[int, ...]) -> int | None:
     """The reach of a road from an entry (3 if main all along, else 2), None if it breaks."""
-    frontier = {(entry.stretch, entry.main)}
-    for previous, target in zip(road, road[1:], strict=False):
-        frontier = {(step.target_stretch, main and step.main)
-                    for stretch, main in frontier
-                    for step in battle_map.road_steps(previous)
-                    if step.target == target and step.source_stretch == stretch}
-        if not frontier:
-            return None
-    limits = constants()
-    reaches = [limits.main_reach if main else limits.local_reach for _, main in frontier]
-    fitting = [r for r in reaches if len(road) <= r]
-    return max(fitting) if fitting else None
+    return max((reach for _, reach in entry_arrivals(battle_map, entry, road)), default=None)
 
 
-def apply_entry(game: TriumphGame, action: CorpsMove) -> None:
+def entry_arrivals(battle_map: BattleMap, entry: Entry, road: tuple[int, ...]
+                   ) -> list[tuple[int, int]]:
+    """(arrival stretch, reach) of a road that comes on by `entry` (its first locale is the
+    entry locale, which counts as entered)."""
+    if not road or road[0] != entry.locale:
+        return []
+    return road_arrivals(battle_map, entry.locale, road[1:], entry.stretch, entry.main, 1)
+
+
+def apply_entry(game: RulingGame, action: CorpsMove) -> None:
     """Carry out a checked entry: the corps stands at `to`; the first one lifts French morale."""
     state = game.state
     # 1.7 (L): with the reading, entering is not yet the commander's one command of the turn
@@ -132,16 +111,37 @@ def apply_entry(game: TriumphGame, action: CorpsMove) -> None:
     state.turn.stopped_in.add(action.to.locale)
     if len(action.units) >= 2:
         state.turn.road_closed.update(action.road or ())
-    game.emit("reinforcement", side=action.side, commander=action.commander,
-              units=list(action.units), entry=action.entry, to=str(action.to),
-              road=list(action.road or ()), second_command=second)
-    if action.side == FRENCH and not state.reinforcements_entered:
+    game.emit(Reinforced(action.side, action.commander, tuple(action.units), action.entry,
+                         str(action.to), tuple(action.road or ()), second))
+    _first_entry_bonus(game, action.side)
+
+
+def enter_to_attack(game: RulingGame, side: str, commander: str, units: tuple[str, ...],
+                    entry: str, locale: int) -> None:
+    """A waiting corps attacking as it comes on (road_attacks.py) stands first on its entry
+    locale, from which its road attack moves it on; that attack is its one command."""
+    state = game.state
+    at = Position(locale)
+    for unit_id in units:
+        state.units[unit_id].at, state.units[unit_id].off_map = at, False
+    state.turn.moved.update(units)
+    state.commanders[commander].at, state.commanders[commander].off_map = at, False
+    state.turn.corps_commands += 1
+    state.turn.commanded.add(commander)
+    game.emit(Reinforced(side, commander, units, entry, str(at), (locale,), False))
+    _first_entry_bonus(game, side)
+
+
+def _first_entry_bonus(game: RulingGame, side: str) -> None:
+    """The first French reinforcement to enter lifts French morale and switches victory."""
+    state = game.state
+    if side == FRENCH and not state.reinforcements_entered:
         state.reinforcements_entered = True
         bonus = int(raw_order_of_battle()["constants"]["reinforcement_morale_bonus"])
         before = state.morale[FRENCH]
         state.morale[FRENCH] = before + bonus
-        game.emit("morale", side=FRENCH, before=before, after=before + bonus,
-                  why="the first French reinforcement entered")
+        game.emit(MoraleChanged(FRENCH, before, before + bonus,
+                                "the first French reinforcement entered"))
 
 
 def entry_actions(state: TriumphState, battle_map: BattleMap, side: str) -> list[CorpsMove]:
@@ -156,12 +156,13 @@ def entry_actions(state: TriumphState, battle_map: BattleMap, side: str) -> list
         for entry in battle_map.entries.values():
             if entry.side != side:
                 continue
-            for road in _paths_from(battle_map, entry):
+            for road in paths_from(battle_map, entry):
                 found[CorpsMove(side, name, units, Position(road[-1]), road, entry=entry.id)] = None
     return list(found)
 
 
-def _paths_from(battle_map: BattleMap, entry: Entry) -> list[tuple[int, ...]]:
+def paths_from(battle_map: BattleMap, entry: Entry) -> list[tuple[int, ...]]:
+    """Every road path within reach that comes on by `entry` (the entry locale first)."""
     limits = constants()
     paths: list[tuple[int, ...]] = []
     stack: list[tuple[tuple[int, ...], int, bool]] = [((entry.locale,), entry.stretch, entry.main)]

@@ -9,6 +9,7 @@ from engine.triumph import readings
 from engine.triumph.actions import Retreat
 from engine.triumph.mapdata import BattleMap
 from engine.triumph.pieces import ARTILLERY, CAVALRY, INFANTRY, Position, opponent
+from engine.triumph.refusals import refusal
 from engine.triumph.state import AttackState, TriumphState
 
 
@@ -74,23 +75,23 @@ def retreat_refusal(state: TriumphState, battle_map: BattleMap, attack: AttackSt
     losses = dict(action.losses)
     for unit_id, steps in losses.items():
         if unit_id not in plan.units or not isinstance(steps, int) or isinstance(steps, bool):
-            return Refusal("nt-retreat", f"{unit_id}: losses name retreating units and steps")
+            return refusal("retreat-losses-named", unit=unit_id)
     grouped = {u for g in plan.groups for u in g.units}
     for unit_id, steps in losses.items():
         if unit_id in plan.artillery:
             if steps != state.units[unit_id].face.strength:
-                return Refusal("nt-retreat", f"{unit_id} is artillery: it is eliminated")
+                return refusal("retreat-artillery", unit=unit_id)
         elif steps and unit_id not in grouped:
-            return Refusal("nt-retreat", f"{unit_id} loses nothing in this retreat")
+            return refusal("retreat-loses-nothing", unit=unit_id)
         elif steps < 0 or steps > state.units[unit_id].face.strength:
-            return Refusal("nt-retreat", f"{unit_id} cannot lose {steps} steps")
+            return refusal("retreat-steps", unit=unit_id, steps=steps)
     for group in plan.groups:
         total = sum(state.units[u].face.strength for u in group.units)
         due = min(group.steps, total)
         given = sum(losses.get(u, 0) for u in group.units)
         if given != due:
-            return Refusal("nt-retreat", f"the {group.what} lose {due} step(s) between them, "
-                                         f"not {given}")
+            return refusal("retreat-group-losses", group=group.what, units=group.units, due=due,
+                           given=given)
     survivors = [u for u in plan.units if u not in plan.artillery
                  and state.units[u].face.strength - losses.get(u, 0) > 0]
     keep = dict(action.keep)
@@ -98,31 +99,30 @@ def retreat_refusal(state: TriumphState, battle_map: BattleMap, attack: AttackSt
         mine = [u for u in survivors if state.units[u].commander == name]
         chosen = keep.get(name)
         if chosen is not None and chosen not in mine:
-            return Refusal("nt-retreat", f"{name} can keep only one of its surviving units")
+            return refusal("retreat-keep-survivor", commander=name, units=mine)
         if chosen is None and len({state.units[u].face for u in mine}) > 1:
-            return Refusal("nt-retreat", f"name the unit {name}'s corps keeps")
+            return refusal("retreat-name-kept", commander=name, units=mine)
     for name in keep:
         if name not in plan.commanders:
-            return Refusal("nt-retreat", f"{name} is not retreating")
+            return refusal("retreat-not-retreating", commander=name)
     targets = retreat_targets(state, battle_map, attack)
     room = {n: battle_map.locales[n].capacity - len(state.units_in(n, attack.defender))
             for n in targets}
     destinations = dict(action.to)
     for unit_id in destinations:
         if unit_id not in survivors:
-            return Refusal("nt-retreat", f"{unit_id} is not a surviving retreating unit")
+            return refusal("retreat-not-survivor", unit=unit_id)
     for unit_id in survivors:
         target = destinations.get(unit_id)
         if target is None:
             continue
         if target not in room:
-            return Refusal("nt-retreat", f"{unit_id} cannot retreat to {target}: not adjacent, "
-                                         f"held by the enemy or the attack locale")
+            return refusal("retreat-target", unit=unit_id, locale=target)
         if room[target] <= 0:
-            return Refusal("nt-retreat", f"{target} has no room for {unit_id}")
+            return refusal("retreat-no-room", locale=target, unit=unit_id)
         room[target] -= 1
     if any(u not in destinations for u in survivors) and any(r > 0 for r in room.values()):
-        return Refusal("nt-retreat", "every surviving unit must retreat while there is room")
+        return refusal("retreat-while-room", units=[u for u in survivors if u not in destinations])
     return None
 
 

@@ -18,6 +18,7 @@ from engine.triumph import readings
 from engine.triumph.errors import TriumphError
 from engine.triumph.mapdata import BattleMap
 from engine.triumph.pieces import ALLIED, FRENCH, INFANTRY, Position
+from engine.triumph.refusals import refusal
 from engine.triumph.rules import commanders as known_commanders
 from engine.triumph.rules import constants, raw_order_of_battle
 
@@ -26,13 +27,29 @@ FRENCH_OBJECTIVE_STARS = frozenset({"green", "red", "black"})
 
 
 class SetupError(TriumphError):
-    """A set-up the rules do not allow; the message names the first thing that is wrong."""
+    """A set-up the rules do not allow; the message names the first thing that is wrong.
+
+    `reason` and `data` say the same for a tablet to write in its language (`side` in the data
+    names whose set-up it is; the catalogue is engine/triumph/refusals.py)."""
 
     code = RULE
 
+    def __init__(self, message: str, code: str | None = None, reason: str = "",
+                 data: dict[str, Any] | None = None) -> None:
+        super().__init__(message, code)
+        self.reason = reason
+        self.data = dict(data or {})
 
-def _refuse(side: str, message: str) -> SetupError:
-    return SetupError(f"{side} set-up: {message}", RULE)
+
+def setup_error(side: str | None, key: str, **data: Any) -> SetupError:
+    """The objection `key` to `side`'s set-up (None: to both set-ups together)."""
+    objection = refusal(key, side=side, **data)
+    prefix = f"{side} set-up" if side else "set-up"
+    return SetupError(f"{prefix}: {objection.message}", RULE, key, dict(objection.data))
+
+
+def _refuse(side: str, key: str, **data: Any) -> SetupError:
+    return setup_error(side, key, **data)
 
 
 def position_from_setups(french: Any, allied: Any, battle_map: BattleMap) -> dict[str, Any]:
@@ -51,7 +68,7 @@ def position_from_setups(french: Any, allied: Any, battle_map: BattleMap) -> dic
             continue
         locale = Position.parse(item["at"]).locale
         if taken.setdefault(locale, item["side"]) != item["side"]:
-            raise _refuse(FRENCH, f"locale {locale} is Allied: no French piece may stand there")
+            raise _refuse(FRENCH, "setup-allied-locale", locale=locale)
     return {"round": constants().first_hour, "to_move": ALLIED,
             "morale": dict(constants().starting_morale), "reinforcements_entered": False,
             "commanders": commanders, "units": units, "fixed_battery": battery}
@@ -61,23 +78,23 @@ def check_setup(side: str, setup: Any, battle_map: BattleMap
                 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], str | None]:
     """One side's units and commanders as position entries (and the fixed battery's id)."""
     if not isinstance(setup, dict):
-        raise _refuse(side, "must be an object")
+        raise _refuse(side, "setup-not-object")
     mine = {n: c for n, c in known_commanders().items() if c.side == side}
     placed_at = setup.get("commanders")
     if not isinstance(placed_at, dict) or set(placed_at) != set(mine):
-        raise _refuse(side, f"commanders must place exactly {', '.join(sorted(mine))}")
+        raise _refuse(side, "setup-commanders", commanders=sorted(mine))
     corps_at: dict[str, Position | None] = {}
     for name, info in mine.items():
         where = _position(side, placed_at[name], battle_map)
         if info.setup is None:
             if where is not None:
-                raise _refuse(side, f"{name} is a reinforcement: he starts off the map (null)")
+                raise _refuse(side, "setup-reinforcement-off-map", commander=name)
         elif where is None or where.locale != info.setup:
-            raise _refuse(side, f"{name} must stand in his set-up locale {info.setup}")
+            raise _refuse(side, "setup-commander-locale", commander=name, locale=info.setup)
         corps_at[name] = where
     units = setup.get("units")
     if not isinstance(units, list) or not all(isinstance(u, dict) for u in units):
-        raise _refuse(side, "units must be a list of objects")
+        raise _refuse(side, "setup-units-list")
     _check_army(side, units)
     sizes: Counter[str] = Counter()
     detached: list[dict[str, Any]] = []
@@ -86,16 +103,16 @@ def check_setup(side: str, setup: Any, battle_map: BattleMap
         name, origin = item.get("commander"), item.get("from")
         corps = name if name is not None else origin
         if not isinstance(corps, str) or corps not in mine:
-            raise _refuse(side, f"{item.get('id')} belongs to no {side} commander")
+            raise _refuse(side, "setup-no-commander", unit=str(item.get("id")))
         sizes[corps] += 1
         at = _position(side, item.get("at"), battle_map)
         if name is not None:
             if at != corps_at[name]:
-                raise _refuse(side, f"{item['id']} must stand with {name}")
+                raise _refuse(side, "setup-with-commander", unit=item["id"], commander=name)
         else:
             detached.append(item)
             if at is None:
-                raise _refuse(side, f"{item['id']}: a detachment stands on the map")
+                raise _refuse(side, "setup-detachment-on-map", unit=item["id"])
         entry = {k: item[k] for k in ("id", "type", "strength") if k in item}
         entry.update(side=side, guard=bool(item.get("guard", False)),
                      at=str(at) if at is not None else None)
@@ -105,15 +122,14 @@ def check_setup(side: str, setup: Any, battle_map: BattleMap
     limits = constants()
     for name, info in mine.items():
         if not info.least_units <= sizes[name] <= limits.corps_max_units:
-            raise _refuse(side, f"{name}'s corps has {sizes[name]} units "
-                                f"({info.least_units}-{limits.corps_max_units} allowed)")
+            raise _refuse(side, "setup-corps-size", commander=name, count=sizes[name],
+                          least=info.least_units, most=limits.corps_max_units)
         kept = [u for u in units if u.get("commander") == name]
         if corps_at[name] is not None and not kept:
-            raise _refuse(side, f"{name}'s corps must keep at least one unit")
+            raise _refuse(side, "setup-corps-keeps-one", commander=name)
         if info.setup is None and all(u.get("type") == INFANTRY and u.get("strength") == 2
                                       for u in kept):
-            raise _refuse(side, f"the reinforcement corps of {name} needs a unit that is not a "
-                                f"2-strength infantry")
+            raise _refuse(side, "setup-reinforcement-mix", commander=name)
     battery = _check_battery(side, setup.get("fixed_battery"), units)
     # The fixed battery in its own corps' locale was only moved to an approach; anywhere else it
     # was placed as a detachment first and obeys the detachment limits.
@@ -127,9 +143,9 @@ def check_setup(side: str, setup: Any, battle_map: BattleMap
 def _check_army(side: str, units: list[dict[str, Any]]) -> None:
     ids = [u.get("id") for u in units]
     if not all(isinstance(i, str) and i for i in ids) or len(set(ids)) != len(ids):
-        raise _refuse(side, "unit ids must be distinct strings")
+        raise _refuse(side, "setup-unit-ids")
     if not all(isinstance(u.get("guard", False), bool) for u in units):
-        raise _refuse(side, "guard is true or false")
+        raise _refuse(side, "setup-guard-flag")
     wanted: Counter[tuple[Any, Any, Any]] = Counter()
     for face in raw_order_of_battle()["armies"][side]:
         wanted[(face["type"], face["strength"], face["guard"])] += face["count"]
@@ -140,8 +156,8 @@ def _check_army(side: str, units: list[dict[str, Any]]) -> None:
                          for k, n in (wanted - given).items())
         extra = sorted(f"{k[0]}-{k[1]!r}{' Guard' if k[2] else ''} x{n}"
                        for k, n in (given - wanted).items())
-        raise _refuse(side, f"the army must be the order of battle (missing: "
-                            f"{', '.join(missing) or 'none'}; not in it: {', '.join(extra) or 'none'})")
+        raise _refuse(side, "setup-order-of-battle", missing=missing or ["none"],
+                      extra=extra or ["none"])
 
 
 def _locale(position: Position | None) -> int | None:
@@ -151,29 +167,30 @@ def _locale(position: Position | None) -> int | None:
 def _check_battery(side: str, battery: Any, units: list[dict[str, Any]]) -> str | None:
     if side == ALLIED:
         if battery is not None:
-            raise _refuse(side, "only the French name a fixed battery")
+            raise _refuse(side, "setup-allied-battery")
         return None
     unit = next((u for u in units if u.get("id") == battery), None)
     if unit is None or unit.get("type") != "artillery":
-        raise _refuse(side, "the fixed battery must name one French artillery unit")
+        raise _refuse(side, "setup-battery-artillery")
     if unit.get("commander") is not None or unit.get("at") is None:
-        raise _refuse(side, "the fixed battery stands detached on the map")
+        raise _refuse(side, "setup-battery-detached", unit=str(battery))
     if Position.parse(unit["at"]).is_reserve:
-        raise _refuse(side, "the fixed battery blocks an approach of its locale")
+        raise _refuse(side, "setup-battery-blocks", unit=str(battery))
     return str(battery)
 
 
 def _check_detachments(side: str, detached: list[dict[str, Any]],
                        corps_at: dict[str, Position | None], battle_map: BattleMap) -> None:
     if side == ALLIED and detached:
-        raise _refuse(side, "the Allies place no detachments")
+        raise _refuse(side, "setup-allied-detachments")
     count = len(detached)
     if count > readings.FRENCH_DETACHMENTS_MAX:
-        raise _refuse(side, f"{count} detachments (at most {readings.FRENCH_DETACHMENTS_MAX})")
+        raise _refuse(side, "setup-detachments-count", count=count,
+                      limit=readings.FRENCH_DETACHMENTS_MAX)
     for item in detached:
         home = corps_at[item["from"]]
         if home is None:
-            raise _refuse(side, f"{item['id']} cannot come out of a reinforcement corps")
+            raise _refuse(side, "setup-detachment-of-reinforcement", unit=item["id"])
         _check_detachment_place(side, item["id"], Position.parse(item["at"]).locale,
                                 home.locale, battle_map)
 
@@ -186,14 +203,13 @@ def _check_detachment_place(side: str, unit_id: str, locale: int, home: int,
         frontier = {n for loc in frontier for n in battle_map.neighbours(loc)} - reach
         reach |= frontier
     if locale not in reach:
-        raise _refuse(side, f"{unit_id} stands more than {readings.DETACHMENT_REACH} steps "
-                            f"from {home}")
+        raise _refuse(side, "setup-detachment-reach", unit=unit_id,
+                      reach=readings.DETACHMENT_REACH, locale=home)
     near = {locale} | battle_map.touching(locale)
     starred = sorted(n for n in near
                      if FRENCH_OBJECTIVE_STARS & set(battle_map.locales[n].stars))
     if starred:
-        raise _refuse(side, f"{unit_id} may not stand in or next to a green, red or black star "
-                            f"locale ({', '.join(map(str, starred))})")
+        raise _refuse(side, "setup-detachment-stars", unit=unit_id, locales=starred)
 
 
 def _position(side: str, value: Any, battle_map: BattleMap) -> Position | None:
@@ -202,10 +218,11 @@ def _position(side: str, value: Any, battle_map: BattleMap) -> Position | None:
     try:
         position = Position.parse(value)
     except TriumphError as error:
-        raise _refuse(side, error.message) from None
+        raise _refuse(side, "setup-position", problem=error.message,
+                      position=str(value)) from None
     if position.locale not in battle_map.locales:
-        raise _refuse(side, f"no locale {position.locale}")
+        raise _refuse(side, "setup-no-locale", locale=position.locale)
     if position.toward is not None and not battle_map.is_passable(position.locale,
                                                                   position.toward):
-        raise _refuse(side, f"{position} is not a passable approach")
+        raise _refuse(side, "setup-not-passable", position=str(position))
     return position

@@ -11,6 +11,18 @@ from engine.triumph.actions import Order
 from engine.triumph.pieces import Commander, Position, Unit
 
 
+@dataclass(frozen=True)
+class RoadMarch:
+    """Cavalry that took a locale by road this turn and may ride on along its road (our
+    reading 1.9, open question 12): its command, where the road began and what it entered."""
+
+    units: tuple[str, ...]
+    commander: str | None  # the commander of a Corps Move; None for a Unit Move
+    start: int | None  # the reserve the road began in (None: it came on by `entry`)
+    entry: str | None  # the entry road of a reinforcement corps attacking as it came on
+    path: tuple[int, ...]  # the locales entered so far; the riders stand in the last one
+
+
 @dataclass
 class TurnState:
     """What resets at the end of every player turn (1.5)."""
@@ -26,6 +38,7 @@ class TurnState:
     defended: dict[str, int] = field(default_factory=dict)  # unit -> attack locale it faced
     retreated: set[str] = field(default_factory=set)  # units that retreated after combat
     revealed: set[str] = field(default_factory=set)  # faces shown to the opponent this turn
+    road_march: RoadMarch | None = None  # cavalry that may ride on (closed by any other order)
 
     def copy(self) -> TurnState:
         """An independent copy (every set and dict copied)."""
@@ -60,6 +73,7 @@ class AttackState:
     lost: dict[str, int] = field(default_factory=dict)  # steps lost in this attack, by side
     queue: list[str] = field(default_factory=list)  # the decisions still to come
     feint: bool = False
+    riding_on: bool = False  # the orders are the open road march riding on (road_marches.py)
     before_combat: bool = False
     artillery_led: bool = False
     guard_attack: bool = False

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.triumph.menu import command_menu
+from engine.triumph.protocols import ReadGame
 from engine.triumph.state import AttackState
-
-if TYPE_CHECKING:
-    from engine.triumph.game import TriumphGame
 
 
 @dataclass(frozen=True)
@@ -31,7 +29,7 @@ def handle(secret: str, turn: int, unit_id: str) -> str:
     return "x" + digest[:10]
 
 
-def visible_faces(game: TriumphGame) -> set[str]:
+def visible_faces(game: ReadGame) -> set[str]:
     """Units whose faces every viewer may see now: revealed this turn, or remembered from an
     earlier turn while the block still stands alone in its position and corps."""
     state = game.state
@@ -46,7 +44,7 @@ def visible_faces(game: TriumphGame) -> set[str]:
     return state.turn.revealed | alone | public
 
 
-def view(game: TriumphGame, viewer: str | None) -> TriumphView:
+def view(game: ReadGame, viewer: str | None) -> TriumphView:
     """The view of `viewer` (a side) or of the public (None)."""
     state = game.state
     shown = visible_faces(game)

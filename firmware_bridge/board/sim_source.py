@@ -11,7 +11,7 @@ import threading
 
 from firmware_bridge.board.serial_link import SequenceCheck
 from firmware_bridge.board.snapshots import Reading
-from firmware_bridge.board.sources import ThreadedSource
+from firmware_bridge.board.threaded_source import ThreadedSource
 from hardware.firmware import protocol
 from hardware.firmware.scanner import ScannerFirmware
 from hardware.profiles import BoardProfile

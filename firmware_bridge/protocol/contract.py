@@ -304,6 +304,8 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "computer_move": ((dict, type(None)), OPT, None),
         "computer": ((str, type(None)), OPT, _one_of(*SEATS, None)),  # the seat the computer plays
         "notebook": ((bool,), OPT, None),  # false: the referee forbids the players' notebook view
+        # The file a finished game was kept as (records/ beside the journal; docs/records.md).
+        "record": ((str, type(None)), OPT, None),
         # Napoleon's Triumph: the army each seat plays ({"red": "allied", "blue": "french"}).
         "sides": ((dict, type(None)), OPT, None),
         "at": ((int, float), OPT, None),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from engine.triumph.actions import ACTION_TYPES, action_from_dict
+from engine.triumph.actions import ACTION_TYPES, DeclareEnd, action_from_dict
 from engine.triumph.errors import TriumphError
 
 VARIANT = "napoleons-triumph"
@@ -52,8 +52,11 @@ def action_problem(value: dict) -> str | None:
         return "carries no side: the seat's side is the action's"
     kind = value.get("type")
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        return f"has an unknown type {kind!r} (known: {', '.join(sorted(ACTION_TYPES))})"
+    if cls is None or cls is DeclareEnd:
+        # a game ends by the referee's own rulings (resign, the draw commands, the clocks), never
+        # by a seat declaring it: an agreed end needs both players
+        known = sorted(k for k, c in ACTION_TYPES.items() if c is not DeclareEnd)
+        return f"has an unknown type {kind!r} (known: {', '.join(known)})"
     allowed = {f.name.rstrip("_") for f in fields(cls)} | {"type"}
     unknown = set(value) - allowed
     if unknown:

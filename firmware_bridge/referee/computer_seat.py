@@ -7,13 +7,23 @@ is its turn it picks a move; the referee shows that move as board guidance (``co
 the public state, a ``move`` step in the board check plan, the LEDs) and a person carries it out
 on the board. Only that move is accepted for the computer's pieces: any other is refused with a
 reason and guided back (``refusal``).
+
+The computer thinks on a thread of its own, off the referee's lock and off the sensor thread,
+so a long think never delays a ruling, a clock or a heartbeat. What it heard is handed to that
+thread with the ruling it was heard at; its answer comes back under the referee's lock and is
+dropped if a ruling came in between (a takeback, a new game, an offer, a move on the board):
+that ruling has asked it again. Without a board its move is then ruled through the session like
+any seat's command and ``on_move`` announces it; with a board ``on_move`` shows it as guidance.
 """
 
 from __future__ import annotations
 
 import itertools
 import logging
+import queue
+import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine import Move
@@ -44,21 +54,41 @@ def check_computer(seat: str | None, level: str) -> None:
         raise ValueError(f"unknown computer level {level!r} (known: {', '.join(LEVELS)})")
 
 
+@dataclass(frozen=True)
+class _Question:
+    """What the player is asked: what it heard since the last question, at which ruling."""
+
+    player: Player
+    view: dict[str, Any]
+    events: list[dict[str, Any]]
+    asked_at: tuple[str, int]  # (game, seq) of the ruling it was asked at
+
+
 class ComputerSeat:
     """One seat played by the computer; the referee calls ``follow`` after every ruling."""
 
     def __init__(self, session, seat: str, level: str = "normal", seed: int | None = None,
-                 make_player: Callable[[str, str, str, int | None], Player] | None = None) -> None:
+                 make_player: Callable[[str, str, str, int | None], Player] | None = None,
+                 lock: threading.RLock | None = None,
+                 on_move: Callable[[list], None] | None = None) -> None:
         check_computer(seat, level)
         self.session = session  # read only through seat_state, execute and pair (see module doc)
         self.seat, self.level, self.seed = seat, level, seed
         self.make_player = make_player or ComputerPlayer
+        self.lock = lock or threading.RLock()  # the referee's: held while an answer is applied
+        self.on_move = on_move or (lambda made: None)  # the rulings its move made ([]: guidance)
         self.player: Player | None = None
         self.game_id = ""
         self.events: list[dict[str, Any]] = []  # seat events not yet handed to the player
         self.move: Move | None = None  # the move it wants made on the board, while it is its turn
         self.move_ply = -1
+        self.dropped = 0  # answers that came too late (a ruling came in between)
         self._ids = itertools.count(1)
+        self._asked_at: tuple[str, int] | None = None  # the question whose answer is awaited
+        self._questions: queue.Queue[_Question | None] = queue.Queue()
+        self._open = 0  # questions asked and not yet answered (or dropped)
+        self._idle = threading.Condition()
+        self._thread: threading.Thread | None = None
 
     # -- the seat ---------------------------------------------------------------------------
     @property
@@ -94,8 +124,6 @@ class ComputerSeat:
         elif phase == Phase.PLAYING:
             made = self._answer_offers()
             self._think(self.session.seat_state(self.seat)["view"])
-            if self.move is not None and not self.session.board_input:
-                made += self._submit_move()  # no board: the computer's move is ruled at once
         else:
             self.move = None
         return made
@@ -140,27 +168,9 @@ class ComputerSeat:
         assert self.player is not None
         return self._command("setup", {"setup": self.player.choose_setup()})[1]
 
-    def _submit_move(self, tries: int = 3) -> list:
-        """Send the chosen move as the seat's move command (a referee without a board)."""
-        for _ in range(tries):
-            assert self.move is not None
-            reply, rulings = self._command("move", {"move": str(self.move)})
-            view = self.session.seat_state(self.seat)["view"]
-            if reply["ok"]:
-                self.move = None
-                self._think(view)  # its own move heard at once
-                return rulings
-            # A tablet hears a refused move in the reply: the player hears it as a refusal.
-            self.events.append({"type": "refusal", "color": self.seat, "move": str(self.move),
-                                "rule": reply.get("code") or "refused", "message": reply.get("message", ""),
-                                "ply": view["ply"]})
-            self.move = None
-            self._think(view)
-            if self.move is None:
-                break
-        return []
-
+    # -- thinking, on its own thread --------------------------------------------------------
     def _think(self, view: dict[str, Any] | None) -> None:
+        """Ask the player (on its thread) about what it heard, when there is anything to ask."""
         assert self.player is not None
         if view is None:
             return
@@ -171,11 +181,77 @@ class ComputerSeat:
             self.move = None
             return
         events, self.events = self.events, []
-        answer = self.player.on_update(view, events)
+        self.move = None  # until the answer comes
+        self._asked_at = (self.session.game_id, self.session.seq)
+        with self._idle:
+            self._open += 1
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._think_loop, name=f"computer-{self.seat}", daemon=True)
+            self._thread.start()
+        self._questions.put(_Question(self.player, view, events, self._asked_at))
+
+    def _think_loop(self) -> None:
+        while (question := self._questions.get()) is not None:
+            try:
+                answer = question.player.on_update(question.view, question.events)
+            except Exception:  # a bug in a player must not stop the referee: it just does not move
+                log.exception("the computer (%s) failed to think", self.seat)
+                answer = None
+            try:
+                with self.lock:
+                    self._answered(question, answer)
+            except Exception:
+                log.exception("the computer's (%s) answer could not be applied", self.seat)
+            finally:
+                with self._idle:
+                    self._open -= 1
+                    self._idle.notify_all()
+
+    def _answered(self, question: _Question, answer: str | None) -> None:
+        """The player's answer, under the referee's lock: kept only if nothing was ruled meanwhile."""
+        now = (self.session.game_id, self.session.seq)
+        if question.asked_at != self._asked_at or question.asked_at != now:
+            self.dropped += 1  # stale: the ruling in between asked again
+            return
+        self._asked_at = None
+        ours = question.view.get("to_move") == self.seat and question.view.get("result") is None
         self.move = Move.parse(answer) if ours and answer else None
-        self.move_ply = int(view.get("ply", -1))
-        if ours and answer:
-            log.info("the computer (%s) moves %s", self.seat, answer)
+        self.move_ply = int(question.view.get("ply", -1))
+        if self.move is None:
+            return
+        log.info("the computer (%s) moves %s", self.seat, answer)
+        if self.session.board_input:
+            self.on_move([])  # shown as guidance: a person makes it on the board
+        else:
+            self.on_move(self._submit_move())  # no board: ruled at once, like a tablet's move
+
+    def _submit_move(self) -> list:
+        """Send the chosen move as the seat's move command (a referee without a board)."""
+        assert self.move is not None
+        move, self.move = self.move, None
+        reply, rulings = self._command("move", {"move": str(move)})
+        if reply["ok"]:
+            return rulings
+        # A tablet hears a refused move in the reply: the player hears it as a refusal and is
+        # asked again.
+        view = self.session.seat_state(self.seat)["view"]
+        self.events.append({"type": "refusal", "color": self.seat, "move": str(move),
+                            "rule": reply.get("code") or "refused", "message": reply.get("message", ""),
+                            "ply": view["ply"]})
+        self._think(view)
+        return []
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until every question asked has been answered (or dropped); False on timeout.
+        Never call it holding the referee's lock: an answer needs it."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._open == 0, timeout)
+
+    def close(self) -> None:
+        """Stop thinking: a question under way is finished, its answer dropped."""
+        self._asked_at = None
+        if self._thread is not None:
+            self._questions.put(None)
 
     # -- what the referee shows and checks --------------------------------------------------
     def public(self) -> dict[str, Any] | None:

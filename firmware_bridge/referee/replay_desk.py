@@ -1,9 +1,13 @@
 """The referee's replay desk: replay commands, their journal entries, and a replay after a crash.
 
-Sits beside the session (which stays the one writer of games): loading a replay begins a new
-game in the session's setup phase and the replay belongs to that game id; `replay_play_on`
-hands the session a normal game at the replay's ply (the session's `game_start` ruling with the record), after
-which the desk is idle. The board is read by the replay's own recogniser while a replay is on.
+Sits beside the session, which stays the one writer of games, seats and the journal: the desk
+goes through its public API only. Loading a replay begins a new game in the session's setup
+phase and the replay belongs to that game id; `replay_play_on` hands the session a normal game
+at the replay's ply (the session's `game_start` ruling with the record), after which the desk is
+idle. The board is read by the replay's own recogniser while a replay is on.
+
+Every step is applied, then journalled (the session's `note`), then announced by the referee, as
+every ruling is; if the journal refuses the entry, the replay is rebuilt at the ply it was at.
 
 Journal entry kinds (under the replay's game id; the session skips them when it replays):
   replay_load  {text, name}       a game file was loaded (the text itself, any of the formats)
@@ -21,8 +25,9 @@ from typing import Any
 from engine import Square
 from firmware_bridge.board.snapshots import StableBoard
 from firmware_bridge.protocol import contract
-from firmware_bridge.protocol.vocabulary import EventType, ReplyPayload
+from firmware_bridge.protocol.vocabulary import ReplyPayload
 from firmware_bridge.referee.game_options import game_variant
+from firmware_bridge.referee.journal import JournalError
 from firmware_bridge.referee.replay_mode import ReplayError, ReplayMode, read_game
 from firmware_bridge.referee.session import CommandError, Ruling, Session
 
@@ -40,7 +45,6 @@ class ReplayDesk:
         self.game_id = ""  # the session game the replay belongs to
         self.board_size: tuple[int, int] | None = None  # of the last stable board read
         self._board: StableBoard | None = None
-        self._reply_items: list[tuple[str, dict]] = []  # journalled with the next entry
         self.restore()
 
     @property
@@ -54,7 +58,7 @@ class ReplayDesk:
         """Rebuild the replay of the session's current game from the journal (after a crash)."""
         self.mode, self.game_id = None, ""
         text, name, ply = None, "", 0
-        for entry in self.session.journal.entries(self.session.game_id):
+        for entry in self.session.entries():
             if entry.kind == "replay_load":
                 text, name, ply = entry.payload["text"], entry.payload.get("name", ""), 0
             elif entry.kind == "replay_ply":
@@ -68,19 +72,28 @@ class ReplayDesk:
         except ReplayError:  # cannot happen for a text once loaded; never stop the referee for it
             log.exception("the journalled replay could not be rebuilt")
 
-    def _write(self, kind: str, payload: dict) -> None:
-        items, self._reply_items = [(kind, payload), *self._reply_items], []
-        self.session.journal.append_all(self.session.game_id, items)
-
     def _start(self, text: str, name: str, ply: int) -> None:
-        self.mode = ReplayMode(text, name, ply, on_ply=lambda p: self._write("replay_ply", {"ply": p}),
-                               volcano_markers_sensed=self.volcano_markers_sensed)
+        self.mode = ReplayMode(text, name, ply, volcano_markers_sensed=self.volcano_markers_sensed)
         self.game_id = self.session.game_id
         if self._board is not None:
             self.mode.feed(self._board)
 
+    def _moved(self, before: int, answered: tuple[str, dict, ReplyPayload] | None = None) -> None:
+        """Journal the replay's new ply (with the reply to the command that moved it); if the
+        journal refuses it, the replay is rebuilt at the ply it was at and the error goes up."""
+        mode = self.mode
+        assert mode is not None
+        if mode.ply == before and answered is None:
+            return
+        try:
+            self.session.note("replay_ply", {"ply": mode.ply}, answered)
+        except JournalError:
+            self._start(mode.text, mode.source.name, before)
+            raise
+
     # -- what the referee (or a tablet) asks ----------------------------------------------------
-    def load(self, text: str, name: str = "") -> ReplayMode:
+    def load(self, text: str, name: str = "",
+             answered: tuple[str, dict, ReplyPayload] | None = None) -> ReplayMode:
         """Load a game file's text and begin a replay of it (a new game in the session)."""
         if self.session.phase == "playing":
             raise ReplayError("a game is being played: finish it before a replay", "wrong-phase")
@@ -97,14 +110,20 @@ class ReplayDesk:
         volcanoes = tuple(loaded.record.volcanoes) if loaded.record.volcanoes is not None else None
         self.session.new_game(loaded.record.variant, moves_per_turn=loaded.record.moves_per_turn,
                               volcanoes=volcanoes)
-        self._write("replay_load", {"text": text, "name": name[:120]})
         self._start(text, name, 0)
+        try:
+            self.session.note("replay_load", {"text": text, "name": name[:120]}, answered)
+        except JournalError:
+            self.mode = None  # not recorded, so not loaded: the new game waits in its setup phase
+            raise
         assert self.mode is not None
         return self.mode
 
-    def step(self, step: str, ply: int | None = None) -> str:
+    def step(self, step: str, ply: int | None = None,
+             answered: tuple[str, dict, ReplyPayload] | None = None) -> str:
         """forward, back or jump (to ``ply``); returns what was done, in a few words."""
         mode = self._require()
+        before = mode.ply
         if step == "forward":
             mode.forward()
         elif step == "back":
@@ -115,12 +134,13 @@ class ReplayDesk:
             mode.jump(ply)
         else:
             raise ReplayError(f"unknown replay step {step!r} (forward, back or jump)")
+        self._moved(before, answered)
         return f"replay at ply {mode.ply} of {mode.replay.length}"
 
-    def stop(self) -> None:
+    def stop(self, answered: tuple[str, dict, ReplyPayload] | None = None) -> None:
         """End the replay; the session is left in a new game's setup phase."""
         self._require()
-        self._write("replay_stop", {})
+        self.session.note("replay_stop", {}, answered)
         self.mode = None
 
     def play_on(self, reply_for: tuple[str, int, str] | None = None) -> tuple[list[Ruling], ReplyPayload | None]:
@@ -131,8 +151,7 @@ class ReplayDesk:
             raise ReplayError("the game is over at this ply: go back to play on from earlier")
         payload = {"record": mode.record.to_dict(), "ply": mode.ply, "to_move": game.to_move.value}
         # A game_start ruling that carries the record: the session builds the game from it.
-        rulings, reply = self.session._rule([(EventType.GAME_START, payload)], reply_for,
-                                            f"playing on from ply {mode.ply}")
+        rulings, reply = self.session.play_on(payload, reply_for, f"playing on from ply {mode.ply}")
         self.mode = None
         return rulings, reply
 
@@ -148,16 +167,11 @@ class ReplayDesk:
 
     def execute(self, seat: str, command: dict) -> tuple[ReplyPayload, list[Ruling]]:
         """Carry out an authenticated replay command once, like `Session.execute`."""
-        record, owed = self.session.fresh(seat, command)
+        _, owed = self.session.fresh(seat, command)
         if owed is not None:
             return owed, []
         counter, command_id, kind, args = (command["counter"], command["id"], command["type"],
                                            command["args"])
-
-        def reply_item(reply: ReplyPayload) -> tuple[str, dict]:
-            return ("reply", {"seat": seat, "counter": counter, "id": command_id, "reply": reply,
-                              "key": record.key})
-
         rulings: list[Ruling] = []
         try:
             if kind == "replay_play_on":
@@ -167,19 +181,17 @@ class ReplayDesk:
             if kind in ("setup", "move"):
                 raise ReplayError("a replay is on the board: play on or stop it first", "wrong-phase")
             reply = contract.reply(command_id, True, message=self._describe(kind, args), seq=0)
-            self._reply_items = [reply_item(reply)]  # written with the command's own entry
+            answered = (seat, command, reply)  # journalled with the command's own entry
             if kind == "replay_load":
-                self.load(args["text"], args.get("name", ""))
+                self.load(args["text"], args.get("name", ""), answered)
             elif kind == "replay_step":
-                self.step(args["step"], args.get("ply"))
+                self.step(args["step"], args.get("ply"), answered)
             else:
-                self.stop()
+                self.stop(answered)
         except (ReplayError, CommandError) as error:
             code = error.code if error.code in contract.ERROR_CODES else "invalid-replay"
             reply = contract.reply(command_id, False, code, str(error), seq=self.session.seq)
-            self._reply_items = []
-            self.session.journal.append(self.session.game_id, *reply_item(reply))
-        record.remember(counter, dict(reply))
+            self.session.answer(seat, command, reply)
         return reply, rulings
 
     @staticmethod
@@ -199,11 +211,19 @@ class ReplayDesk:
             return False
         if (board.width, board.height) != (self.mode.game.variant.width, self.mode.game.variant.height):
             return False
-        return self.mode.feed(board)
+        before = self.mode.ply
+        changed = self.mode.feed(board)
+        self._moved(before)  # the game's move made on the board steps the replay on
+        return changed
 
     def poll(self, now: float) -> bool:
         """Rulings that wait on time; True when the replay's state changed."""
-        return self.active and self.mode is not None and self.mode.poll(now)
+        if not self.active or self.mode is None:
+            return False
+        before = self.mode.ply
+        changed = self.mode.poll(now)
+        self._moved(before)
+        return changed
 
     def board_check(self) -> dict | None:
         """The public board_check while replaying: what to change, as the replay's steps."""
@@ -247,7 +267,7 @@ def load_replay(referee: Any, text: str, name: str = "") -> bool:
     """Load a game file on a referee (`arbiter referee --replay`, the demo); False when the
     journal's current game already is this very file's replay (a restart keeps its ply, or the
     game played on from it)."""
-    with referee._lock:  # the referee's own lock: its board and command threads may be running
+    with referee.lock:  # the referee's own lock: its board and command threads may be running
         desk: ReplayDesk = referee.replay
         if desk.mode is not None and desk.mode.text == text and desk.game_id == desk.session.game_id:
             return False

@@ -15,13 +15,12 @@ kind on a square), "remove", "replace" (the piece on a square is the wrong one),
 game's next move), "put_back" (take a piece from `square` back to `to`). A replay is a known
 game, so every step may name colours and ranks: nothing here is hidden information.
 
-No I/O here: the caller journals (`on_ply` is called with the new ply before each step is
-applied) and publishes.
+No I/O here: the caller journals the new ply after each step (the replay desk compares `ply`
+before and after) and publishes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,7 +96,6 @@ class ReplayMode:
     """One recorded game on the board: placing, then replaying move by move."""
 
     def __init__(self, text: str, name: str = "", ply: int = 0,
-                 on_ply: Callable[[int], None] | None = None,
                  volcano_markers_sensed: bool | None = None) -> None:
         loaded = read_game(text)
         self.text = text
@@ -106,8 +104,6 @@ class ReplayMode:
         if not 0 <= ply <= self.replay.length:
             raise ReplayError(f"ply {ply} is not between 0 and {self.replay.length}")
         self.replay.jump(ply)
-        self.game: Game = self.replay.play_on()  # the board's expected position, for the recogniser
-        self.on_ply = on_ply or (lambda ply: None)
         self.recognizer = MoveRecognizer(ExpectedPosition.of(self.game),
                                          volcano_markers_sensed=volcano_markers_sensed)
         self.placed = False  # the board has matched the position since the load or the last jump
@@ -118,6 +114,11 @@ class ReplayMode:
         self.ahead: list[dict[str, Any]] = []  # moves stepped to, not yet made on the board
 
     # -- the game -------------------------------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        """The replayed game at the current ply: the board's expected position."""
+        return self.replay.game
+
     @property
     def record(self) -> GameRecord:
         """The replayed record."""
@@ -141,13 +142,11 @@ class ReplayMode:
         next_move = self.replay.next_move()
         if next_move is None:
             raise ReplayError(f"the replay is at its end (ply {self.ply})")
-        self.on_ply(self.ply + 1)
         if not on_board and self.has_board:
             self.ahead.append(next_move_step(next_move))
         if not self.has_board:
             self.placed = True  # without sensors, stepping on says the pieces are set up
         events = self.replay.forward()
-        self.game.push(self.replay.moves[self.ply - 1])
         self.last_events = events
         self.last_battles = [{"attacker": e.attacker, "defender": e.defender, "outcome": e.outcome}
                              for e in events if isinstance(e, BattleEvent)]
@@ -159,9 +158,7 @@ class ReplayMode:
         """Take the last move back; the board is guided to put the pieces back."""
         if self.ply == 0:
             raise ReplayError("the replay is at its start")
-        self.on_ply(self.ply - 1)
         undo = self.replay.back()
-        self.game.pop()
         if self.ahead:  # a move stepped to but never made on the board: nothing to put back
             self.ahead.pop()
             self.wrong_move, self.last_battles = None, []
@@ -174,12 +171,7 @@ class ReplayMode:
         """Go to a ply; the board is guided to that position as a board check."""
         if not 0 <= ply <= self.replay.length:
             raise ReplayError(f"ply {ply} is not between 0 and {self.replay.length}")
-        self.on_ply(ply)
         self.replay.jump(ply)
-        while self.game.ply > ply:
-            self.game.pop()
-        while self.game.ply < ply:
-            self.game.push(self.replay.moves[self.game.ply])
         # Without sensors nobody can check the board: the family sets the position by hand.
         self.placed = not self.has_board
         self.wrong_move, self.undo, self.last_battles, self.ahead = None, None, [], []

@@ -15,6 +15,7 @@ announces; journals of older versions used the names in brackets and still repla
   setup_ready {seat, setup}        [setup]   ruling   a seat's hidden setup was accepted
   game_start {red, blue}           [start]   ruling   both setups in: the game begins
   game_start {record, ply, to_move}          ruling   a replayed game goes on as a game here
+  game_start {position, to_move}             ruling   play from a study position (app tests, demos)
   move   {move, seat}                        ruling   a move the engine accepted
   refusal {move, seat, rule, message}        ruling   a move from the board the rules refuse
   draw_offer / draw_declined {seat} [offer / decline] ruling  draw offer and its refusal
@@ -29,11 +30,10 @@ Every ruling's payload also holds ``clock``, the clock checkpoint after it.
 
 from __future__ import annotations
 
-import copy
 import random
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -48,6 +48,7 @@ from engine import (
     place_volcanoes,
     validate_setup,
 )
+from engine.stratego.records import GameRecord
 from firmware_bridge.board.position import ExpectedPosition
 from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.vocabulary import (
@@ -57,6 +58,7 @@ from firmware_bridge.protocol.vocabulary import (
     EventType,
     JournalEntry,
     Phase,
+    ReplyPayload,
     SeatState,
 )
 from firmware_bridge.referee import computer_choice
@@ -97,6 +99,15 @@ class Session(SessionCore):
         self._replay()
 
     # -- state ------------------------------------------------------------------------------
+    @property
+    def variant_name(self) -> str:
+        """The variant's name on the wire."""
+        return self.variant.name
+
+    def use_board(self, on: bool = True) -> None:
+        """Whether moves come from the sensor board: while they do, tablets' moves are refused."""
+        self.board_input = on
+
     def _reset(self, game_id: str, payload: dict) -> None:
         self.game_id = game_id
         # A journal written before the option existed has no moves_per_turn: the variant's own.
@@ -147,6 +158,11 @@ class Session(SessionCore):
             self.setups[payload["seat"]] = {Square.parse(s): k for s, k in payload["setup"].items()}
         elif kind is EventType.GAME_START and "record" in payload:
             self.game = game_from_play_on(payload)  # a replayed game played on (replay_desk.py)
+        elif kind is EventType.GAME_START and "position" in payload:
+            self.setups = {seat: {} for seat in contract.SEATS}  # both seats are in, by the position
+            self.game = Game.from_position(self.variant, {
+                Square.parse(square): (Color(color), kind_) for square, (color, kind_) in payload["position"].items()},
+                to_move=Color(payload["to_move"]), volcanoes=self.volcanoes)
         elif kind is EventType.GAME_START:
             self.game = Game.from_setup(self.variant, self.setups["red"], self.setups["blue"],
                                         volcanoes=self.volcanoes)
@@ -193,9 +209,7 @@ class Session(SessionCore):
             last = game.last_move
             return lambda: game.push(last) if last else None
         if kind is EventType.GAME_END:
-            # A declared end cannot be popped; the game before it is kept aside (once a game).
-            kept = copy.deepcopy(game)
-            return lambda: setattr(self, "game", kept)
+            return game.pop_end  # a declared end is on the engine's undo stack like a move
         return None
 
     def _put_back(self, snapshot: Any, undos: list[Callable[[], object]]) -> None:
@@ -265,6 +279,31 @@ class Session(SessionCore):
         return self._rule([(EventType.REFUSAL, {"move": str(move), "seat": seat, "rule": refusal[0],
                                                 "message": refusal[1]})])[0][0]
 
+    def start_from_position(self, pieces: Mapping[Square, tuple[Color, str]],
+                            to_move: Color = Color.RED) -> Ruling:
+        """Begin play from a study position instead of two setups (the app's tests and demos):
+        a journalled ``game_start`` ruling like any other, so a restart rebuilds it."""
+        if self.phase != Phase.SETUP:
+            raise CommandError("wrong-phase", "a position is set up before the game starts")
+        position = {square.name: [Color(color).value, kind] for square, (color, kind) in pieces.items()}
+        return self._rule([(EventType.GAME_START, {"position": position, "to_move": Color(to_move).value})])[0][0]
+
+    def play_on(self, payload: dict, reply_for: tuple[str, int, str] | None,
+                message: str) -> tuple[list[Ruling], ReplyPayload | None]:
+        """Go on as a normal game from a replayed record at a ply (replay_desk.py): a
+        ``game_start`` ruling with the record, journalled with the reply that asked for it."""
+        return self._rule([(EventType.GAME_START, payload)], reply_for, message)
+
+    def entries(self) -> list[Any]:
+        """The journal entries of the current game (the replay desk rebuilds its replay from them)."""
+        return list(self.journal.entries(self.game_id))
+
+    def note(self, kind: str, payload: dict,
+             answered: tuple[str, CommandPayload | dict, ReplyPayload] | None = None) -> None:
+        """Journal an entry of the current game that is no ruling (a replay's progress), with the
+        reply to the command that caused it in the same transaction."""
+        self._journal_with_reply([(kind, payload)], answered)
+
     # -- seat commands ----------------------------------------------------------------------
     def new_game_from(self, args: dict) -> None:
         """Begin the new game a seat's ``new_game`` command asks for (options as in new_game)."""
@@ -331,22 +370,22 @@ class Session(SessionCore):
         """The seats whose setup was accepted."""
         return set(self.setups)
 
-    def public_state(self, board: str, online: set[str], board_check: dict | None = None,
-                     markers_sensed: bool | None = None) -> dict:
+    def public_state(self, board: str, online: set[str]) -> dict:
         """The retained public snapshot: never a rank the public may not know.
 
         The game's rules are in it from the setup phase on (the view only exists once play
-        starts): variant, moves per turn, and the volcanoes with what to tell the players.
+        starts): variant, moves per turn, and the volcanoes with what to tell the players (the
+        board side says it again once it knows whether the sensors see a volcano marker).
         """
         return contract.validate("state", {
             "v": 1, "board": board, "game": self.game_id, "seq": self.seq, "phase": self.phase.value,
             "view": self.game.view(None).to_dict() if self.game else None,
             "seats": self.seats_summary(online), "clocks": self.clock.to_dict(self.now()),
             "draw_offer": self.draw_offer, "takeback_offer": self.takeback_offer,
-            "board_check": board_check, "variant": self.variant.name,
+            "board_check": None, "variant": self.variant.name,
             "moves_per_turn": self.variant.moves_per_turn,
             "volcanoes": [s.name for s in self.volcanoes],
-            "volcano_markers": volcano_markers(self.volcanoes, markers_sensed), "at": time.time()})
+            "volcano_markers": volcano_markers(self.volcanoes, None), "at": time.time()})
 
     def seat_state(self, seat: str) -> SeatState:
         """The retained private snapshot of one seat (to be encrypted to that seat)."""
@@ -357,6 +396,10 @@ class Session(SessionCore):
             "view": self.game.view(Color(seat)).to_dict() if self.game else None,
             "setup": {s.name: k for s, k in own.items()} if own else None,
             "last_counter": record.last_counter if record else 0}))
+
+    def record(self) -> dict[str, Any] | None:
+        """The game so far as our JSON record, a declared ending included (None before play)."""
+        return GameRecord.from_game(self.game).to_dict() if self.game is not None else None
 
     def expected_occupancy(self) -> frozenset[str]:
         """Squares that should hold a piece now: the game's, or the submitted setups'."""

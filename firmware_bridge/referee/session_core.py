@@ -12,6 +12,7 @@ the write the in-memory change is undone, so nothing unjournalled is kept or ann
 from __future__ import annotations
 
 import copy
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -26,6 +27,7 @@ from firmware_bridge.protocol.vocabulary import (
     JournalEntry,
     Phase,
     ReplyPayload,
+    SeatState,
     SeatSummary,
     ruling_kind,
 )
@@ -50,8 +52,12 @@ class CommandError(ArbiterError):
         self.reason, self.data = reason, dict(data or {})  # a refusal's sentence, for every language
 
 
-class SessionCore:
-    """The journal-backed part of a referee session that does not depend on the game."""
+class SessionCore(ABC):
+    """The journal-backed part of a referee session that does not depend on the game.
+
+    A game's session derives from it and implements the abstract hooks below (a session that
+    misses one fails at construction); together they make it a ``table.GameTable``.
+    """
 
     game_id: str
     seq: int
@@ -72,25 +78,30 @@ class SessionCore:
 
     # -- what a game adds -------------------------------------------------------------------
     @property
+    @abstractmethod
+    def variant_name(self) -> str:
+        """The game's name on the wire."""
+
+    @property
+    @abstractmethod
     def phase(self) -> Phase:
         """setup, playing or over."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _reset(self, game_id: str, payload: dict) -> None:
         """Start the game a journal ``game`` entry describes (seq 0, clocks set)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _apply(self, kind: EventType, payload: dict) -> list[Any]:
         """Apply one ruling in memory (live and in the replay); return the engine's events."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _snapshot(self) -> Any:
         """What to put back should the journal refuse a batch of rulings."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _put_back(self, snapshot: Any, undos: list[Callable[[], object]]) -> None:
         """Put the snapshot back and undo the game's own changes, last first."""
-        raise NotImplementedError
 
     def _undo_for(self, kind: EventType) -> Callable[[], object] | None:
         """How to take back what applying ``kind`` does to the game (None: the snapshot does)."""
@@ -100,25 +111,33 @@ class SessionCore:
         """Whose clock runs after the ruling and whether a turn ended; None: unchanged."""
         return None
 
+    @abstractmethod
     def _announce(self, kind: EventType, payload: dict, events: list[Any], seq: int) -> Ruling:
         """The ruling as the public and each seat hear it."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _plan(self, seat: str, command: CommandPayload | dict) -> tuple[Any, str]:
         """The rulings a command asks for and the reply's message, or (NEW_GAME, message)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _takeback_item(self, seat: str) -> Item:
         """The ruling that takes the last action back, or CommandError when it may not be."""
-        raise NotImplementedError
 
+    @abstractmethod
     def new_game_from(self, args: dict) -> None:
         """Begin the new game a seat's ``new_game`` command asks for."""
-        raise NotImplementedError
 
+    @abstractmethod
     def new_game(self) -> None:
         """Journal and begin a new game with the referee's settings."""
-        raise NotImplementedError
+
+    @abstractmethod
+    def public_state(self, board: str, online: set[str]) -> dict:
+        """The game's part of the retained public snapshot (never a hidden fact)."""
+
+    @abstractmethod
+    def seat_state(self, seat: str) -> SeatState:
+        """The retained private snapshot of one seat (to be sealed to that seat)."""
 
     # -- the journal ------------------------------------------------------------------------
     def _replay(self) -> None:
@@ -154,6 +173,25 @@ class SessionCore:
 
     def _apply_pair(self, payload: dict) -> None:
         self.seats[payload["seat"]] = Seat(payload["key"], payload["client"], payload.get("name", ""))
+
+    def answer(self, seat: str, command: CommandPayload | dict, reply: ReplyPayload) -> None:
+        """Journal the reply to a command ruled outside the game (a pairing approval), so the
+        seat's counter advances durably and a resend is answered alike, never carried out twice."""
+        self._journal_with_reply([], (seat, command, reply))
+
+    def _journal_with_reply(self, items: list[tuple[str, dict]],
+                            answered: tuple[str, CommandPayload | dict, ReplyPayload] | None) -> None:
+        """Journal entries and the reply to the command that caused them in one transaction;
+        the seat remembers the reply once it is committed."""
+        if answered is not None:
+            seat, command, reply = answered
+            items = [*items, (JournalEntry.REPLY.value, {
+                "seat": seat, "counter": command["counter"], "id": command["id"], "reply": reply,
+                "key": self.seats[seat].key})]
+        self.journal.append_all(self.game_id, items)
+        if answered is not None:
+            seat, command, reply = answered
+            self.seats[seat].remember(command["counter"], dict(reply))
 
     def pair(self, seat: str, key: str, client: str, name: str = "") -> None:
         """Grant ``seat`` to a tablet key (journaled); an earlier tablet of that seat loses it."""
@@ -217,6 +255,10 @@ class SessionCore:
         elif clock.running != running or turn_ended:
             # The mover's turn ended; it may be the mover's again if the opponent passed.
             clock.turn_passed(running, now)
+
+    def clocks(self) -> dict | None:
+        """The clocks as the public hears them now."""
+        return self.clock.to_dict(self.now())
 
     def clock_checkpoint(self) -> dict:
         """The clocks as charged up to now, for the heartbeat (firmware_bridge.referee.downtime)."""

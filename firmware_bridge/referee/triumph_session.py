@@ -17,13 +17,13 @@ Journal entries (names: firmware_bridge.protocol.vocabulary):
   nt     {seat, action}                      ruling   an action the engine accepted (real ids)
   draw_offer / draw_declined / takeback_offer / takeback_declined {seat}
   takeback {seat, action}                    ruling   the last action taken back (both agreed)
-  game_end {reason, seat}                    ruling   resignation, agreed draw, time
+  game_end {reason, seat}                    ruling   resignation, agreed draw, time (the engine
+                                                      holds it: TriumphGame pushes a declared end)
 Every ruling's payload also holds ``clock``, the clock checkpoint after it.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import logging
 import secrets
@@ -34,12 +34,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from engine.triumph.actions import action_from_dict
+from engine.triumph.actions import DeclareEnd, action_from_dict
 from engine.triumph.errors import TriumphError
+from engine.triumph.events import Event, TakenBack
 from engine.triumph.game import TriumphGame
 from engine.triumph.instructions import instructions_for
 from engine.triumph.mapdata import load_austerlitz
-from engine.triumph.pieces import opponent
+from engine.triumph.records import record_of
 from engine.triumph.redaction import redact_events
 from engine.triumph.setup import check_setup
 from engine.triumph.views import handle, renamed
@@ -78,16 +79,6 @@ DECISIONS = {"command": "give commands or end the turn", "response": "defend or 
              "retreat": "retreat", "occupy": "occupy", "regroup": "regroup", "advance": "advance"}
 
 
-@dataclass(frozen=True)
-class TriumphRules:
-    """The variant facts the service reads from a session (name; no board, no volcanoes)."""
-
-    name: str = VARIANT
-    moves_per_turn: int = 1
-    width: int = 0
-    height: int = 0
-
-
 @dataclass
 class _Before:
     """The session before a batch of rulings, to put back if the journal fails."""
@@ -95,7 +86,6 @@ class _Before:
     seq: int
     setups: dict[str, dict[str, Any]]
     game: TriumphGame | None
-    ended: dict[str, Any] | None
     draw_offer: str | None
     takeback_offer: str | None
     instructions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
@@ -106,11 +96,6 @@ class _Before:
 class TriumphSession(SessionCore):
     """The referee's game of Napoleon's Triumph (2 December), rebuilt from and written to the journal."""
 
-    variant = TriumphRules()
-    volcanoes: tuple[Any, ...] = ()
-    position = None  # no sensors read this game: nothing to compare a board with
-    board_input = False
-
     def __init__(self, journal: Journal, time_control: TimeControl | None = None,
                  now: Callable[[], float] = time.monotonic) -> None:
         super().__init__(journal, time_control, now)
@@ -118,6 +103,11 @@ class TriumphSession(SessionCore):
         self._replay()
 
     # -- state ------------------------------------------------------------------------------
+    @property
+    def variant_name(self) -> str:
+        """The game's name on the wire."""
+        return VARIANT
+
     def _reset(self, game_id: str, payload: dict) -> None:
         self.game_id = game_id
         self.handle_secret = payload["handle_secret"]
@@ -125,7 +115,6 @@ class TriumphSession(SessionCore):
         self.clock = GameClock(self.time_control)
         self.setups: dict[str, dict[str, Any]] = {}
         self.game: TriumphGame | None = None
-        self.ended: dict[str, Any] | None = None  # a result the rules did not reach (resign, time)
         self.instructions: dict[str, list[dict[str, Any]]] = {seat: [] for seat in contract.SEATS}
         self.revealing: list[bool] = []  # per action of the game: did it show the opponent anything
         self.action_seqs: list[int] = []  # per action of the game: the ruling that made it
@@ -142,8 +131,9 @@ class TriumphSession(SessionCore):
 
     @property
     def result(self) -> dict[str, Any] | None:
-        """How the game ended ({"winner", "reason", "why"}), or None while it goes on."""
-        return self.ended or (self.game.result if self.game else None)
+        """How the game ended ({"winner", "reason", "why"}), or None while it goes on: by the
+        rules, or declared (resignation, agreed end, time), which the game holds as well."""
+        return self.game.result if self.game else None
 
     def ready_seats(self) -> set[str]:
         """The seats whose set-up was accepted."""
@@ -165,7 +155,7 @@ class TriumphSession(SessionCore):
 
     # -- applying rulings (live and in the replay) ------------------------------------------
     def _apply(self, kind: EventType, payload: dict) -> list[Any]:
-        events: list[dict[str, Any]] = []
+        events: list[Event] = []
         if kind is EventType.SETUP_READY:
             self.setups[payload["seat"]] = payload["setup"]
         elif kind is EventType.GAME_START:
@@ -175,7 +165,7 @@ class TriumphSession(SessionCore):
         elif kind is EventType.NT:
             assert self.game is not None
             events = self.game.push(action_from_dict(payload["action"]))
-            self.revealing.append(any(e.get("type") in REVEALING_EVENTS for e in events))
+            self.revealing.append(any(e.type in REVEALING_EVENTS for e in events))
             self.action_seqs.append(self.seq + 1)
             self.draw_offer = self.takeback_offer = None
             self._instruct(events)
@@ -184,18 +174,26 @@ class TriumphSession(SessionCore):
             taken = self.game.pop()
             self.revealing.pop()
             self._instruct_takeback(self.action_seqs.pop())
-            events = [{"type": "takeback", "side": taken.side, "action": taken.type}]
+            events = [TakenBack(taken.side, taken.type)]
             self.draw_offer = self.takeback_offer = None
         elif kind in OFFER_RULINGS:
             self._apply_offer(kind, payload)
         elif kind is EventType.GAME_END:
-            self.ended = _declared_end(payload["reason"], payload.get("seat"))
-            events = [{"type": "game-end", "winner": self.ended["winner"], "reason": self.ended["reason"]}]
+            assert self.game is not None
+            events = self.game.push(self._declared_end(payload["reason"], payload.get("seat")))
             self.draw_offer = None
         self.seq += 1  # numbered once applied: an action the engine refuses has raised before this
         return events
 
-    def _instruct(self, events: list[dict[str, Any]]) -> None:
+    def _declared_end(self, reason: str, seat: str | None) -> DeclareEnd:
+        """The end the players or the clock declared, as the engine records it: the side that
+        resigned or ran out of time; for an agreed end the side that made it final, for the
+        game time the side the game waited for."""
+        assert self.game is not None
+        side = SIDE_OF_SEAT.get(seat or "") or (self.game.awaiting() or (self.game.state.to_move,))[0]
+        return DeclareEnd(side, _END_REASONS[EndReason(reason)])
+
+    def _instruct(self, events: list[Event]) -> None:
         """Keep what each player must now do with his own blocks (the ruling's number is self.seq + 1)."""
         assert self.game is not None
         for seat, side in SIDE_OF_SEAT.items():
@@ -220,13 +218,14 @@ class TriumphSession(SessionCore):
 
     # -- the journal transaction's hooks ----------------------------------------------------
     def _snapshot(self) -> _Before:
-        return _Before(self.seq, dict(self.setups), self.game, self.ended, self.draw_offer,
-                       self.takeback_offer, copy.deepcopy(self.instructions), list(self.revealing),
-                       list(self.action_seqs))
+        # the lists of instructions are rebuilt, never their entries changed: copies of the lists do
+        return _Before(self.seq, dict(self.setups), self.game, self.draw_offer, self.takeback_offer,
+                       {seat: list(kept) for seat, kept in self.instructions.items()},
+                       list(self.revealing), list(self.action_seqs))
 
     def _put_back(self, snapshot: Any, undos: list[Callable[[], object]]) -> None:
         before = cast(_Before, snapshot)
-        self.seq, self.setups, self.game, self.ended = before.seq, before.setups, before.game, before.ended
+        self.seq, self.setups, self.game = before.seq, before.setups, before.game
         self.draw_offer, self.takeback_offer = before.draw_offer, before.takeback_offer
         self.instructions, self.revealing = before.instructions, before.revealing
         self.action_seqs = before.action_seqs
@@ -237,7 +236,7 @@ class TriumphSession(SessionCore):
         game = self.game
         if game is None:
             return None
-        if kind is EventType.NT:
+        if kind in (EventType.NT, EventType.GAME_END):
             return game.pop
         if kind is EventType.TAKEBACK:
             last = game.actions[-1] if game.actions else None
@@ -251,7 +250,7 @@ class TriumphSession(SessionCore):
         waiting = self.game.awaiting() if self.game is not None and self.result is None else None
         if waiting is None:
             return None, False
-        turn_ended = any(event.get("type") == "end-turn" for event in events)
+        turn_ended = any(event.type == "end-turn" for event in events)
         return SEAT_OF_SIDE[waiting[0]], turn_ended
 
     def _announce(self, kind: EventType, payload: dict, events: list[Any], seq: int) -> Ruling:
@@ -344,14 +343,9 @@ class TriumphSession(SessionCore):
     def _view(self, side: str | None) -> dict[str, Any] | None:
         if self.game is None:
             return None
-        data = dict(self.game.view(side).to_dict())
-        if self.ended is not None:  # a resignation or time: the rules' state does not know it
-            data.update(result=self.ended, awaiting=None)
-            data.pop("options", None)
-        return data
+        return dict(self.game.view(side).to_dict())
 
-    def public_state(self, board: str, online: set[str], board_check: dict | None = None,
-                     markers_sensed: bool | None = None) -> dict:
+    def public_state(self, board: str, online: set[str]) -> dict:
         """The retained public snapshot: positions and counts, never an unrevealed face."""
         return contract.validate("state", {
             "v": 1, "board": board, "game": self.game_id, "seq": self.seq, "phase": self.phase.value,
@@ -372,9 +366,10 @@ class TriumphSession(SessionCore):
             "last_counter": record.last_counter if record else 0}
         return cast(SeatState, contract.validate("seat_state", fitted(state)))
 
-    def expected_occupancy(self) -> frozenset[str]:
-        """No squares: this game is not read from sensors."""
-        return frozenset()
+
+    def record(self) -> dict[str, Any] | None:
+        """The battle so far as a Napoleon's Triumph record (None before both set-ups are in)."""
+        return record_of(self.game) if self.game is not None else None
 
 
 def fitted(state: dict[str, Any], limit: int = crypto.PADDED_SIZE - ENVELOPE_MARGIN) -> dict[str, Any]:
@@ -407,15 +402,6 @@ def namespaced(setup: dict[str, Any], prefix: str) -> dict[str, Any]:
             **({"fixed_battery": f"{prefix}{battery}"} if isinstance(battery, str) else {})}
 
 
-def _declared_end(reason: str, seat: str | None) -> dict[str, Any]:
-    """The result of a game ended by the players or the clock, not by the rules."""
-    side = SIDE_OF_SEAT.get(seat or "")
-    if reason == EndReason.RESIGN and side:
-        return {"winner": opponent(side), "reason": "resignation", "why": f"the {side} player resigned"}
-    if reason == EndReason.CLOCK and side:
-        return {"winner": opponent(side), "reason": "time", "why": f"the {side} player's time ran out"}
-    if reason == EndReason.GAME_TIME:
-        return {"winner": None, "reason": "game-time", "why": "the agreed game time ran out"}
-    return {"winner": None, "reason": "agreed", "why": "the players agreed to end the game"}
-
-
+# the journal's end reasons (the contract's) -> the engine's declared ends
+_END_REASONS = {EndReason.RESIGN: "resignation", EndReason.CLOCK: "time",
+                EndReason.GAME_TIME: "game-time", EndReason.DRAW: "agreed"}

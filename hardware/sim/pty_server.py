@@ -165,6 +165,12 @@ class PtySerialServer:
         with self._lock:
             self._drop += count
 
+    @property
+    def frames_to_drop(self) -> int:
+        """How many of the next frames are still to be lost."""
+        with self._lock:
+            return self._drop
+
     def corrupt_frames(self, count: int = 1) -> None:
         """The next count frames arrive with a flipped bit."""
         with self._lock:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.system_packages import skip_without
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -25,8 +27,7 @@ def xvfb():
     Xvfb picks a free display number itself (-displayfd), so sessions started at the same moment
     by several people on one machine never share (and lose) one server.
     """
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed")
+    skip_without("Xvfb", shutil.which("Xvfb") is not None, "the virtual display the app runs on")
     read_end, write_end = os.pipe()
     process = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1280x800x24",
                                 "-nolisten", "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -25,8 +25,7 @@ def computer_move_shown(d):
     move = next(m for m in table.game.legal_moves() if table.game.piece_at(m.target) is None)
     shown = {"seat": "blue", "move": str(move), "square": move.origin.name, "to": move.target.name,
              "level": "normal"}
-    public_state = table.public_state
-    table.public_state = lambda: {**public_state(), "computer_move": shown}  # as the referee sends it
+    table.publisher.state_parts.append(lambda state: state.update(computer_move=shown))  # as the referee sends it
     table.publish()
     yield 0.3
     d.report["move"] = shown

@@ -23,7 +23,9 @@ def _tablet(table: RefereeTable, seat: str, language: str = "en") -> TabletRoot:
 
 def drawn(frames: int = 4):
     """Wait (yield from) until the window has drawn a few more frames: under software GL a
-    panel rebuilt with many buttons takes several hundred milliseconds to appear."""
+    panel rebuilt with many buttons takes several hundred milliseconds to appear. Each wait asks
+    for a frame: Kivy draws only when something changed, and a screen already drawn (a fast run)
+    would otherwise never flip again, and the wait never end."""
     from kivy.core.window import Window
 
     count = [0]
@@ -33,6 +35,7 @@ def drawn(frames: int = 4):
 
     Window.bind(on_flip=flip)
     while count[0] < frames:
+        Window.canvas.ask_update()
         yield 0.05
     Window.unbind(on_flip=flip)
 
@@ -154,6 +157,8 @@ def triumph_command(d):
     d.report["over"] = [red.state.phase, red.screens.current,
                         [t for t in _texts(screen) if "won" in t],
                         len(screen.decision_buttons)]
+    d.report["end_lines"] = [(label.end_kind, label.text) for label in screen.end_lines]
+    d.shot("triumph-end")
 
 
 def triumph_attack(d):
@@ -193,7 +198,7 @@ def triumph_attack(d):
     d.report["after_defend"] = table.game.awaiting()
     finish_attack(table)
     yield 0.3
-    d.report["events"] = [e["type"] for e in table.game.events]
+    d.report["events"] = [e.type for e in table.game.events]
     d.report["blue_steps"] = [b.text for b in blue_screen.step_buttons]
     d.report["red_steps_after"] = [b.text for b in red_screen.step_buttons]
     d.report["blue_blocks"] = table.instructions["blue"]
@@ -244,3 +249,4 @@ def triumph_takeback(d):
     yield 0.3
     d.report["result"] = table.session.result
     d.report["red_result"] = [t for t in _texts(red_screen) if "won" in t]
+    d.report["red_end"] = [(label.end_kind, label.text) for label in red_screen.end_lines]

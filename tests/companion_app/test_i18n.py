@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion_app.i18n.catalog import LANGUAGES, LOCALE_DIR, Translator, compile_mo, parse_po
+from tests.system_packages import requires
 
 APP = Path(__file__).resolve().parents[2] / "companion_app"
 CALL = re.compile(r"""\b(?:tr|N_)\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)\)""")
@@ -50,7 +51,7 @@ def test_every_message_is_translated_with_the_same_placeholders(language):
         assert set(re.findall(r"{\w+}", catalog[message])) == set(re.findall(r"{\w+}", message)), message
 
 
-@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext not installed")
+@requires("msgfmt", shutil.which("msgfmt") is not None, "GNU gettext checks the catalogues")
 @pytest.mark.parametrize("language", ["de", "bg"])
 def test_catalogue_compiled_in_memory_reads_like_msgfmt_output(language, tmp_path):
     po = LOCALE_DIR / language / "LC_MESSAGES" / "arbiter.po"

@@ -11,6 +11,7 @@ import pytest
 
 from companion_app.demo.local_table import LocalLink, LocalTable
 from engine import Color, Square, random_setup
+from firmware_bridge.referee.publishing import Publisher
 
 
 class Tablet:
@@ -125,3 +126,31 @@ def test_a_takeback_leaves_a_board_check_with_the_squares_to_put_right(playing):
     # The next move on the board shows the position again.
     table.play(move)
     assert table.board_check is None
+
+
+class Recorder:
+    """An outbox that keeps what the publisher sends, as (audience, kind)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str]] = []
+
+    def public(self, kind, body, retain=False):
+        self.sent.append(("public", kind))
+
+    def to_seat(self, seat, kind, body, retain=False):
+        self.sent.append((seat, kind))
+
+
+def test_the_table_publishes_through_the_referees_own_publisher_in_its_order():
+    table = LocalTable("classic", seed=3)
+    assert type(table.publisher) is Publisher, "one pipeline for MQTT and the in-process table"
+    recorder = Recorder()
+    table.publisher.outbox = recorder
+    for seat in ("red", "blue"):
+        table.session.pair(seat, f"local-{seat}", f"local-{seat}", seat)
+    setup = {square.name: kind for square, kind in random_setup(table.variant, Color.RED, random.Random(1)).items()}
+    table.command("red", "setup", {"setup": setup})
+    # The ruling's events (public, then each seat's), then every snapshot, then the reply.
+    assert recorder.sent == [("public", "events"), ("red", "seat_events"), ("blue", "seat_events"),
+                             ("public", "state"), ("red", "seat_state"), ("blue", "seat_state"),
+                             ("red", "reply")]

@@ -6,15 +6,13 @@ import os
 import random
 from dataclasses import dataclass
 
-import pytest
-
 from engine import Color, get_variant, random_setup
 from firmware_bridge.protocol.client import DisplayClient, SeatClient
 from firmware_bridge.referee.broker import MOSQUITTO
 from firmware_bridge.referee.service import Referee, RefereeSettings
+from tests.system_packages import requires
 
-requires_mosquitto = pytest.mark.skipif(not os.access(MOSQUITTO, os.X_OK),
-                                        reason="mosquitto is not installed")
+requires_mosquitto = requires("mosquitto", os.access(MOSQUITTO, os.X_OK), "the real MQTT broker the tests start")
 
 
 @dataclass

@@ -51,3 +51,25 @@ def test_random_games_undone_move_by_move_retrace_their_steps():
     while trail:
         game.pop()
         assert (game.hash, sorted(map(str, game.legal_moves()))) == trail.pop()
+
+
+@pytest.mark.parametrize("declare", [lambda g: g.resign(Color.BLUE), lambda g: g.agree_draw(),
+                                     lambda g: g.game_time_expired(), lambda g: g.clock_fallen(Color.RED)])
+def test_a_declared_end_taken_back_off_the_stack_leaves_the_game_as_it_was(declare):
+    game = position(red={"e4": "scout", "a1": "flag"}, blue={"e7": "flag", "j9": "sergeant"})
+    play(game, "e4-e5")
+    before = (game.hash, game.view(Color.RED).to_dict(), game.view(None).to_dict(), game.move_stack)
+    declared = declare(game)
+    assert game.pop_end().reason == declared[0].reason
+    assert game.result is None
+    assert (game.hash, game.view(Color.RED).to_dict(), game.view(None).to_dict(), game.move_stack) == before
+    assert declared[0].reason  # the end was announced; the game now goes on
+    play(game, "j9-j8")
+    assert str(game.pop()) == "j9-j8"
+
+
+def test_only_a_declared_end_is_taken_back_by_pop_end():
+    game = position(red={"e4": "scout", "a1": "flag"}, blue={"e5": "flag", "j9": "sergeant"})
+    play(game, "e4-e5")  # the flag is taken: the rules ended the game, nobody declared it
+    with pytest.raises(ValueError, match="no declared end"):
+        game.pop_end()

@@ -46,10 +46,10 @@ def act(side: str, kind: str, **fields: Any) -> Action:
 
 
 def play(g: TriumphGame, *actions: Action) -> list[dict[str, Any]]:
-    """Push actions in order; the events of all of them."""
+    """Push actions in order; the events of all of them in their wire form (`to_dict`)."""
     events = []
     for action in actions:
-        events += g.push(action)
+        events += [event.to_dict() for event in g.push(action)]
     return events
 
 

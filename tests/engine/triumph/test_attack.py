@@ -271,19 +271,20 @@ def test_narrow_attack_engages_one_of_two_defence_leaders() -> None:
 
 
 def test_demoralisation_ends_the_game_at_once() -> None:
-    # RB 13 (H): an army at 0 morale is demoralised; the other side wins.
+    # RB 13 (H): an army at 0 morale is demoralised; the other side wins at once: as soon as
+    # the losses of the attack it lost are taken, before any retreat.
     g = battle(morale={"french": 23, "allied": 2})
     play(g, act("french", "threat", from_=95, into=108),
          act("allied", "defend", units=["p1", "p2"]), act("french", "press"),
          act("allied", "defence_leaders", units=["p1"]),
          act("french", "attack", orders=LANNES_ALL, leaders=["l1"]),
-         act("allied", "counter_attack", units=[]),
-         act("allied", "retreat", losses={}, to={"p2": 96, "p3": 106},
-             keep={"Prebyshevsky": "p2"}))
-    assert g.result is not None
+         act("allied", "counter_attack", units=[]))
+    assert g.result is not None and g.state.attack is None
     assert (g.result["winner"], g.result["reason"]) == ("french", "demoralised")
     assert g.state.morale["allied"] == 0
     assert refusal_rule(g, act("allied", "end_turn")) == "nt-turn"
+    assert refusal_rule(g, act("allied", "retreat", losses={}, to={"p2": 96, "p3": 106},
+                               keep={"Prebyshevsky": "p2"})) == "nt-turn"
 
 
 def test_no_end_of_turn_during_an_attack() -> None:
@@ -339,3 +340,72 @@ def test_options_name_the_decision_and_only_legal_answers() -> None:
     kinds = {o["type"] for o in options["options"]}
     assert kinds == {"defend", "retreat"}
     assert all(g.check(action_from_dict(o)) is None for o in options["options"])
+
+
+def test_a_blocked_defence_written_as_the_defenders_answer_changes_nothing() -> None:
+    # 3.5 (settled): blockers defend without being asked; records written elsewhere may still
+    # carry the defender's answer right after the threat. Naming exactly the blockers is a no-op.
+    g = battle(defence=[unit("b", "allied", "I2", "108>95"),
+                        unit("p1", "allied", "I2", "R108", "Prebyshevsky")])
+    play(g, act("french", "threat", from_=95, into=108))
+    before = g.state.copy()
+    assert play(g, act("allied", "defend", units=["b"])) == []
+    assert g.state == before and g.awaiting() == ("french", "feint_or_press")
+    play(g, act("french", "press"))
+    assert g.awaiting() == ("allied", "defence_leaders")
+    # taken back, the answer leaves the attack as the threat left it
+    g.pop(), g.pop()
+    assert g.state == before
+
+
+def test_a_retreat_or_another_defence_against_blockers_is_refused_by_the_defence_rule() -> None:
+    # 3.5: a retreat (nt-retreat) or a defence naming other units (nt-defend): blockers must
+    # defend, and nothing else; not an out-of-turn action (nt-turn)
+    g = battle(defence=[unit("b", "allied", "I2", "108>95"),
+                        unit("p1", "allied", "I2", "R108", "Prebyshevsky")])
+    play(g, act("french", "threat", from_=95, into=108))
+    retreat = act("allied", "retreat", losses={"b": 1, "p1": 1}, to={"b": 96, "p1": 96},
+                  keep={"Prebyshevsky": "p1"})
+    assert refusal_rule(g, retreat) == "nt-retreat"
+    assert refusal_rule(g, act("allied", "defend", units=["p1"])) == "nt-defend"
+    assert refusal_rule(g, act("allied", "defend", units=["b", "p1"])) == "nt-defend"
+    # once the attacker has decided, an answer is out of turn like any other
+    play(g, act("allied", "defend", units=["b"]), act("french", "press"))
+    assert refusal_rule(g, act("allied", "defend", units=["b"])) == "nt-turn"
+
+
+def test_an_attacker_eliminated_in_its_own_failed_attack_costs_its_army_morale() -> None:
+    # 1.11 (issue 22): Inf-2 against an Inf-3 defence leader: initial -1, 2 points on the Inf-2,
+    # which is eliminated: the French lose 2 morale at once, before the defence advances
+    g = battle(attack=[unit("f1", "french", "I2", "R95")],
+               defence=[unit("a1", "allied", "I3", "R108"), unit("a2", "allied", "I3", "R108")])
+    play(g, act("french", "threat", from_=95, into=108), act("allied", "defend", units=["a1"]),
+         act("french", "press"), act("allied", "defence_leaders", units=["a1"]),
+         act("french", "attack", orders=[{"type": "unit_move", "unit": "f1"}], leaders=["f1"]))
+    assert strength(g, "f1") == 0 and g.state.units["f1"].eliminated
+    assert g.state.morale == {"french": 21, "allied": 27}
+    assert g.awaiting() == ("allied", "advance")
+    play(g, act("allied", "advance", units=["a1"]))
+    assert g.state.morale == {"french": 21, "allied": 27} and g.state.attack is None
+
+
+def test_the_beaten_defender_pays_combat_counter_attack_and_retreat_steps() -> None:
+    # 1.11 on every path of one attack: p2's counter-attack step and p1's combat step are paid
+    # when the losses are taken (27 -> 25), p4's retreat step when it retreats (25 -> 24)
+    g = battle(defence=[unit("p1", "allied", "I2", "R108", "Prebyshevsky"),
+                        unit("p2", "allied", "I2", "R108", "Prebyshevsky"),
+                        unit("p3", "allied", "C2", "R108", "Prebyshevsky"),
+                        unit("p4", "allied", "I2", "R108", "Prebyshevsky")])
+    play(g, act("french", "threat", from_=95, into=108),
+         act("allied", "defend", units=["p1", "p2", "p3"]), act("french", "press"),
+         act("allied", "defence_leaders", units=["p1"]),
+         act("french", "attack", orders=LANNES_ALL, leaders=["l1"]))
+    # initial 3 - 2 = 1: the attacker is winning, so infantry may counter-attack
+    play(g, act("allied", "counter_attack", units=["p2"]))
+    # final 1 - (2 - 1) = 0; three units on each side: the tie goes to the French
+    assert g.state.combats[-1]["winner"] == "attacker"
+    assert strength(g, "p1") == 1 and strength(g, "p2") == 1
+    assert g.state.morale["allied"] == 25 and g.awaiting() == ("allied", "retreat")
+    play(g, act("allied", "retreat", losses={"p4": 1}, to={"p1": 96, "p2": 96, "p3": 96, "p4": 96},
+                keep={"Prebyshevsky": "p3"}))
+    assert g.state.morale == {"french": 23, "allied": 24}

@@ -143,3 +143,82 @@ def test_a_corps_is_never_just_a_commander() -> None:
     play(g, act("french", "feint", orders=[{"type": "unit_move", "unit": "a"}]))
     assert refusal_rule(g, act("allied", "advance", units=["p1", "p2", "p3"])) == "nt-attack"
     play(g, act("allied", "advance", units=["p1", "p2", "p3"], commanders=["Prebyshevsky"]))
+
+
+# --- the catalogue (engine/triumph/refusals.py): every refusal says which sentence it is -----
+
+def test_every_reason_the_engine_names_is_in_the_catalogue_and_every_entry_is_used() -> None:
+    import re
+    from pathlib import Path
+
+    from engine.triumph.refusals import REASONS
+
+    sources = (Path(__file__).resolve().parents[3] / "engine" / "triumph").glob("*.py")
+    text = "\n".join(source.read_text() for source in sources)
+    named = set(re.findall(r'(?:refusal|refused|_refuse|setup_error)\(\s*(?:\w+, )?"([a-z-]+)"',
+                           text))
+    named |= {"unit-off-map", "unit-eliminated"}  # chosen by a conditional expression
+    assert named - set(REASONS) == set()
+    assert set(REASONS) - named == set()
+
+
+def test_each_sentence_is_written_from_its_data() -> None:
+    import json
+
+    from engine.triumph.refusals import REASONS, refusal, template_fields
+
+    for key, (rule, _) in REASONS.items():
+        data = {name: f"<{name}>" for name in template_fields(key)}
+        made = refusal(key, **data)
+        assert (made.rule, made.reason) == (rule, key)
+        assert all(f"<{name}>" in made.message for name in data)
+        json.dumps(dict(made.data))
+
+
+def test_refusals_in_play_carry_their_reason_and_what_they_speak_of() -> None:
+    # random games: every refusal `check` gives for an action legal a moment ago names a
+    # catalogued reason, holds every value its sentence speaks of, and is JSON-safe data
+    import json
+    import random
+
+    from engine.triumph.game import TriumphGame
+    from engine.triumph.refusals import REASONS, template_fields
+    from engine.triumph.standard import standard_setup
+
+    seen: set[str] = set()
+    for seed in range(2):
+        rng = random.Random(seed)
+        g = TriumphGame.from_setups(standard_setup("french"), standard_setup("allied"))
+        previous: list = []
+        for _ in range(80):
+            actions = g.legal_actions()
+            if not actions:
+                break
+            for stale in rng.sample(previous, min(len(previous), 25)):
+                made = g.check(stale)
+                if made is None:
+                    continue
+                seen.add(made.reason)
+                assert made.reason in REASONS and made.rule == REASONS[made.reason][0]
+                assert template_fields(made.reason) <= set(made.data)
+                json.dumps(dict(made.data))
+            previous = actions
+            eager = [a for a in actions if a.type not in ("end_turn",)]
+            g.push(rng.choice(eager if eager and rng.random() < 0.9 else actions))
+    assert len(seen) >= 5, seen
+
+
+def test_setup_objections_carry_their_reason_and_side() -> None:
+    import pytest
+
+    from engine.triumph.game import TriumphGame
+    from engine.triumph.setup import SetupError
+    from engine.triumph.standard import standard_setup
+
+    french = standard_setup("french")
+    french["units"] = french["units"][1:]
+    with pytest.raises(SetupError) as caught:
+        TriumphGame.from_setups(french, standard_setup("allied"))
+    assert caught.value.reason == "setup-order-of-battle"
+    assert caught.value.data["side"] == "french" and caught.value.data["extra"] == ["none"]
+    assert caught.value.message.startswith("french set-up: the army must be the order")

@@ -15,7 +15,8 @@ from engine.triumph.movement import road_paths
 from engine.triumph.records import check_triumph_record
 from tests.engine.triumph.helpers import act, at, game, play, position, refusal_rule, unit
 
-BY_ROAD = [52, 53, 63]  # locales entered: two main-road locales, then across 53|63
+BY_ROAD = [52, 53]  # locales entered up to the attack locale (3.5); 63 is implied by the attack
+TO_THE_DEFENCE = [52, 53, 63]  # the same road naming the defence locale too (3.5: read the same)
 
 
 def rider(uid: str = "c1", road: list[int] | None = None) -> dict[str, Any]:
@@ -103,8 +104,11 @@ def test_if_the_defender_retreats_the_cavalry_rides_in() -> None:
     assert g.awaiting() == ("french", "occupy")
     occupations = [a for a in g.legal_actions() if isinstance(a, Occupy)]
     assert occupations and all(a.orders[0].road == tuple(BY_ROAD) for a in occupations)
-    # the road must end with the attack locale and then the defence locale
-    assert refusal_rule(g, act("french", "occupy", orders=[rider(road=[52, 53])])) == "nt-road"
+    # the road must reach the attack locale (and may name the defence locale after it)
+    assert refusal_rule(g, act("french", "occupy", orders=[rider(road=[52])])) == "nt-road"
+    assert refusal_rule(g, act("french", "occupy", orders=[rider(road=[52, 53, 64])])
+                        ) == "nt-road"
+    assert refusal_rule(g, act("french", "occupy", orders=[rider(road=TO_THE_DEFENCE)])) is None
     assert refusal_rule(g, act("french", "occupy", orders=[{"type": "unit_move", "unit": "c1"}])
                         ) == "nt-attack"
     events = play(g, act("french", "occupy", orders=[rider()]))
@@ -172,8 +176,8 @@ def test_road_orders_keep_their_road_in_records() -> None:
     data = {"side": "french", "type": "feint", "orders": [rider()], "end": "approach"}
     action = action_from_dict(data)
     assert action.to_dict() == data
-    assert action.orders[0] == Order("unit_move", unit="c1", road=(52, 53, 63))  # type: ignore[attr-defined]
-    assert str(action) == "french feint orders=unit c1 by 52-53-63 end=approach"
+    assert action.orders[0] == Order("unit_move", unit="c1", road=(52, 53))  # type: ignore[attr-defined]
+    assert str(action) == "french feint orders=unit c1 by 52-53 end=approach"
 
 
 def test_no_retreat_can_block_a_road_attack_before_its_attack_locale() -> None:
@@ -201,3 +205,18 @@ def test_a_record_with_a_road_attack_replays_to_its_verdict() -> None:
     pressed = {**record, "actions": [*actions[:2], {"side": "french", "type": "press"}]}
     refused = check_triumph_record(pressed)["illegal"]
     assert refused is not None and (refused["index"], refused["rule"]) == (2, "nt-road")
+
+
+def test_a_road_is_written_up_to_the_attack_locale_or_on_to_the_defence_locale() -> None:
+    # 3.5 (settled): the road lists the locales entered up to and including the attack locale;
+    # a road that also names the defence locale as its last entry is read the same way
+    for road in (BY_ROAD, TO_THE_DEFENCE):
+        g = ride_up()
+        play(g, act("french", "threat", from_=53, into=63), act("allied", "defend", units=["a1"]),
+             act("french", "feint", orders=[rider(road=road)], end="approach"))
+        assert at(g, "c1") == "53>63" and g.awaiting() == ("allied", "advance")
+        g = ride_up()
+        play(g, act("french", "threat", from_=53, into=63),
+             act("allied", "retreat", losses={"a1": 2}, to={}, keep={}))
+        play(g, act("french", "occupy", orders=[rider(road=road)]))
+        assert at(g, "c1") == "R63" and g.state.attack is None

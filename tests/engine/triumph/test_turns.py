@@ -56,3 +56,21 @@ def test_nothing_to_take_back_is_an_arbiter_error() -> None:
     with pytest.raises(ArbiterError) as error:
         g.pop()
     assert error.value.code == "nt-undo"
+
+
+def test_a_declared_end_is_pushed_and_popped_like_an_action() -> None:
+    # a resignation, an agreed end or time ends the game outside the rules; the game holds it
+    # on its undo stack, so a referee whose journal refuses the write takes it back by `pop`
+    from engine.triumph.actions import DeclareEnd
+
+    g = game([unit("u", "french", "I2", "R95")], to_move="allied")
+    before = repr(g.state)
+    events = play(g, act("french", "declare_end", reason="resignation"))
+    assert events == [{"type": "game-end", "winner": "allied", "reason": "resignation"}]
+    assert g.result == {"winner": "allied", "reason": "resignation",
+                        "why": "the french player resigned"}
+    assert g.awaiting() is None and refusal_rule(g, act("allied", "end_turn")) == "nt-turn"
+    assert g.pop() == DeclareEnd("french", "resignation") and repr(g.state) == before
+    play(g, act("allied", "declare_end", reason="agreed"))
+    assert g.result == {"winner": None, "reason": "agreed",
+                        "why": "the players agreed to end the game"}

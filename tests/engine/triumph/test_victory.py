@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.triumph.effects import lose_morale
 from engine.triumph.game import TriumphGame
 from tests.engine.triumph.helpers import act, game, play, unit
 
@@ -28,7 +29,7 @@ def bagration_at(at: str) -> list[dict[str, Any]]:
 def test_the_game_ends_after_the_4pm_french_turn_with_the_judgement() -> None:
     g = last_turn(lannes_at("R128"), {"Lannes": "R128"})
     assert g.result is not None and g.awaiting() is None
-    assert g.events[-1]["type"] == "game-end" and g.events[-1]["reason"] == "objectives"
+    assert g.events[-1].type == "game-end" and g.events[-1].to_dict()["reason"] == "objectives"
 
 
 def test_not_reinforced_the_french_win_holding_one_objective() -> None:
@@ -79,6 +80,6 @@ def test_reinforced_the_french_need_all_three_colours_and_no_blue_allied() -> No
 
 def test_demoralisation_ends_the_game_at_once_with_its_reason() -> None:
     g = game(lannes_at("R128"), {"Lannes": "R128"})
-    g.lose_morale("allied", 27)
+    lose_morale(g, "allied", 27)
     assert g.result == {"winner": "french", "reason": "demoralised",
                         "why": "the allied army is demoralised (morale 0)"}

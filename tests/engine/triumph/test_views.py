@@ -33,7 +33,7 @@ def front() -> TriumphGame:
 
 def revealed_since_turn_start(g: TriumphGame) -> set[str]:
     shown: set[str] = set()
-    for event in g.events:
+    for event in (e.to_dict() for e in g.events):
         if event["type"] == "end-turn":
             shown = set()
         elif event["type"] == "reveal":
@@ -45,7 +45,7 @@ def revealed_since_turn_start(g: TriumphGame) -> set[str]:
 
 def ever_revealed(g: TriumphGame) -> set[str]:
     shown = set()
-    for event in g.events:
+    for event in (e.to_dict() for e in g.events):
         if event["type"] == "reveal":
             shown |= {item["unit"] for item in event["units"]}
         elif event["type"] == "replace":

@@ -153,7 +153,7 @@ def test_before_the_first_move_the_referee_asks_for_the_setups_pieces_to_be_plac
         check = referee.board_check()
         assert check["reason"] == "setup" and not check["matches"]
         assert check["plan"] == [{"action": "remove", "square": "e5"}, {"action": "place", "square": squares[0]}]
-        contract.validate("state", session.public_state("steps", set(), check))
+        contract.validate("state", {**session.public_state("steps", set()), "board_check": check})
     finally:
         referee.journal.close()
 

@@ -16,6 +16,7 @@ from hardware.sim.hands import ALL_FAULTS, NO_FAULTS
 S = Square.parse
 
 
+@pytest.mark.slow  # a soak: whole games with every fault
 @pytest.mark.parametrize("variant", ["classic", "barrage", "strategy8", "espionage"])
 def test_games_with_all_faults_are_refereed_without_phantom_or_missed_moves(variant):
     tally = Tally()

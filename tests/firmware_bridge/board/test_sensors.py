@@ -1,15 +1,26 @@
 """Sensor sources behind one interface: the simulated board through firmware and codec, GPIO, serial."""
 
-import time
+import subprocess
+import sys
 
+import pytest
 from gpiozero.pins.mock import MockFactory
 
 from engine import Square
+from firmware_bridge.board.gpio_source import GpioSource
 from firmware_bridge.board.sim_source import SimulatedSource
-from firmware_bridge.board.sources import GpioSource, SerialSource, open_source
+from firmware_bridge.board.sources import (
+    SOURCES,
+    SerialSource,
+    SourceError,
+    open_source,
+    source_factory,
+)
 from hardware.firmware import protocol
+from hardware.profiles import SOURCES as PROFILE_SOURCES
 from hardware.profiles import load_profile, parse_profile
 from hardware.sim.board import SimulatedBoard, VirtualClock
+from tests.firmware_bridge.helpers import wait_until
 
 S = Square.parse
 
@@ -86,14 +97,42 @@ def test_the_gpio_source_scans_continuously():
     MockSwitchMatrix(factory, profile.gpio_rows, profile.gpio_cols, lambda r, c: (r, c) == (1, 2))
     source = GpioSource(GpioMatrix(profile.gpio_rows, profile.gpio_cols, pin_factory=factory), 200)
     source.start()
+    readings: list = []
     try:
-        time.sleep(0.1)
-        readings = source.readings(timeout=0.1)
+        assert wait_until(lambda: readings.extend(source.readings(timeout=0.01)) or len(readings) >= 5, 10)
     finally:
         source.stop()
         source.matrix.close()
     assert len(readings) >= 5
     assert occupied(readings[-1]) == {S("c2")}
+
+
+def test_every_source_a_profile_may_name_is_registered_and_a_stranger_is_refused():
+    assert set(SOURCES) == set(PROFILE_SOURCES)
+    for name in SOURCES:
+        assert callable(source_factory(name))
+    with pytest.raises(SourceError, match="no sensor source is called 'carrier-pigeon'"):
+        source_factory("carrier-pigeon")
+
+
+def test_a_board_read_over_serial_loads_neither_gpiozero_nor_the_simulator():
+    code = ("import sys; from hardware.profiles import load_profile; "
+            "from firmware_bridge.board.sources import open_source; "
+            "open_source(load_profile('10x10')); "
+            "print(sorted(m for m in sys.modules if m.startswith(('gpiozero', 'hardware.sim', "
+            "'firmware_bridge.board.sim_source', 'firmware_bridge.board.gpio_source'))))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "[]"
+
+
+def test_the_gpio_matrix_is_opened_by_name_on_the_pin_factory_given():
+    profile = parse_profile({"width": 4, "height": 4, "sensor": {"source": "gpio"},
+                             "gpio": {"rows": [5, 6, 13, 19], "cols": [12, 16, 20, 21]}})
+    source = open_source(profile, pin_factory=MockFactory())
+    try:
+        assert isinstance(source, GpioSource) and source.matrix.width == 4
+    finally:
+        source.matrix.close()
 
 
 def test_profiles_open_the_source_they_name():
@@ -108,8 +147,8 @@ def test_a_serial_source_without_a_board_says_so_and_keeps_trying(tmp_path):
     source = SerialSource(str(tmp_path / "ttyNOTHING"), retry_s=0.05)
     source.start()
     try:
-        time.sleep(0.2)
-        assert source.status == "disconnected" and "retrying" in source.status_text
+        assert wait_until(lambda: source.status == "disconnected", 10)
+        assert "retrying" in source.status_text
         assert source.readings(timeout=0.01) == []
     finally:
         source.stop()

@@ -45,25 +45,23 @@ class ComputerTable:
         self.hands = Hands(self.board, self.rng, faults, wire=self.source)
         self.made: list[tuple[str, str]] = []  # (move made by hand, move ruled)
         self.rulings: list = []  # every ruling the referee announced, in order
-        publish, follow = self.referee._publish_rulings, self.referee.computer.follow
 
-        def heard(rulings: list) -> None:
-            self.rulings += rulings
-            publish(rulings)
-
-        def computer_made(rulings: list) -> list:
-            made = follow(rulings)
-            self.rulings += made  # announced right after the rulings it heard
-            return made
-        self.referee._publish_rulings = heard  # type: ignore[method-assign]
-        self.referee.computer.follow = computer_made  # type: ignore[method-assign]
+        def heard(rulings: list) -> list:
+            self.rulings += rulings  # the last follower hears them all, the computer's included
+            return []
+        self.referee.publisher.followers.append(heard)
 
     @property
     def session(self):
         return self.referee.session
 
     def close(self) -> None:
+        self.referee.board.close()
         self.referee.journal.close()
+
+    def thought(self) -> None:
+        """Wait for the computer's answer to what it was last asked (it thinks on its own thread)."""
+        assert self.referee.computer.wait_idle(60), "the computer never answered"
 
     def run(self, seconds: float, until=lambda: False) -> bool:
         """Scan for up to ``seconds`` of virtual time; True once ``until()`` holds."""
@@ -82,6 +80,7 @@ class ComputerTable:
             if stable is not None:
                 self.referee.on_stable(stable)
             self.referee.poll_board(now)
+            self.thought()
             if until():
                 return True
         return bool(until())
@@ -89,6 +88,7 @@ class ComputerTable:
     def start(self) -> None:
         """The computer sets up, the human pairs and submits a setup, every piece is placed."""
         self.referee.announce()  # what start() does: the computer takes its seat and sets up
+        self.thought()
         session = self.session
         assert session.phase == "setup" and set(session.setups) == {self.referee.computer.seat}
         session.pair(self.human, crypto.key_to_text(crypto.PrivateKey.generate().public_key), "tablet")
@@ -97,6 +97,7 @@ class ComputerTable:
                                                       "type": "setup", "args": {"setup": setup}})
         assert reply["ok"], reply
         self.referee.announce(rulings)
+        self.thought()
         assert session.phase == "playing"
         self.board.set_position([Square.parse(s) for s in sorted(session.expected_occupancy())])
         assert self.settle(), f"the board never matched: {self.referee.board_check()}"

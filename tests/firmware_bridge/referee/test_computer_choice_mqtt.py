@@ -52,7 +52,7 @@ def test_a_tablet_makes_the_other_seat_the_computer_and_it_answers_the_tablets_m
         assert red.wait(lambda c: command_id in c.replies and c.replies[command_id]["ok"], 10)
         game = referee.session.game
         assert game is not None and game.to_move.value == "red"
-        with referee._lock:
+        with referee.lock:
             move = str(game.legal_moves()[0])
         command_id = red.move(move)
         assert red.wait(lambda c: command_id in c.replies, 10) and red.replies[command_id]["ok"]

@@ -26,8 +26,7 @@ def test_the_computers_move_is_shown_as_board_guidance_and_made_by_hand(tmp_path
         table.start()
         wanted = table.referee.computer.move
         assert wanted is not None
-        state = table.session.public_state("computer", set(), table.referee.board_check())
-        state["computer_move"] = table.referee.computer.public()
+        state = table.referee.publisher.public_state()
         contract.validate("state", state)
         assert state["computer_move"]["move"] == str(wanted) and state["computer_move"]["seat"] == "red"
         step = {"action": "move", "square": wanted.origin.name, "to": wanted.target.name, "color": "red"}
@@ -114,6 +113,7 @@ def human_command(table, kind: str, **args):
                                                          "seat": table.human, "counter": record.last_counter + 1,
                                                          "type": kind, "args": args})
     table.referee.announce(rulings)
+    table.thought()
     return reply
 
 
@@ -135,6 +135,7 @@ def test_the_computer_declines_a_draw_grants_a_takeback_and_sets_up_again_for_a_
         old_game = session.game_id
         assert human_command(table, "new_game")["ok"] and session.game_id != old_game
         table.referee.announce()  # what the service does after a new game command
+        table.thought()
         assert "red" in session.setups and session.phase == "setup"
     finally:
         table.close()

@@ -60,7 +60,7 @@ def test_without_a_board_the_computer_answers_each_move_of_the_tablet(mosquitto,
                 break
             assert display.state.get("computer_move") is None, "without a board nobody makes its move by hand"
             ply = game.ply
-            with referee._lock:
+            with referee.lock:
                 move = str(rng.choice(game.legal_moves()))
             command_id = blue.move(move)
             assert blue.wait(lambda c, i=command_id: i in c.replies, 10) and blue.replies[command_id]["ok"]

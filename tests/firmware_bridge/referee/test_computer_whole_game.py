@@ -30,6 +30,7 @@ def play_against_the_computer(table: ComputerTable, ply_cap: int) -> list[str]:
     return played
 
 
+@pytest.mark.slow  # a soak: whole games
 @pytest.mark.parametrize(("variant", "computer", "level", "seed"), [
     ("barrage", "blue", "easy", 23),
     ("classic", "red", "normal", 22),

@@ -9,6 +9,8 @@ import os
 import random
 import threading
 
+import pytest
+
 from engine import Color, Game, Move, get_variant
 from firmware_bridge.protocol.client import DisplayClient, SeatClient
 from firmware_bridge.referee.journal import Journal
@@ -93,6 +95,7 @@ class Players:
         self.in_flight = None
 
 
+@pytest.mark.slow  # a soak: 200 kills
 def test_sigkill_at_random_points_loses_no_ruled_move_and_applies_none_twice(mosquitto, tmp_path):
     rng = random.Random(2024)
     journal = tmp_path / "journal.db"

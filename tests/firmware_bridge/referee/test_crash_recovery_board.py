@@ -16,6 +16,8 @@ import os
 import random
 import time
 
+import pytest
+
 from engine import Color, get_variant, random_setup
 from firmware_bridge.protocol import crypto
 from firmware_bridge.protocol.client import DisplayClient
@@ -57,6 +59,7 @@ def steps(game) -> list:
             and not game.variant.kinds[game.piece_at(m.origin).kind].scout]
 
 
+@pytest.mark.slow  # a soak: kills over a pty
 def test_sigkill_between_a_board_move_and_its_ruling_loses_no_move(mosquitto, tmp_path):
     journal = tmp_path / "journal.db"
     session = prepared_journal(journal)

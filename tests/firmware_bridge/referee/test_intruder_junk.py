@@ -125,7 +125,7 @@ def test_junk_on_every_topic_changes_nothing_and_is_logged_once_per_kind(embedde
         assert wait_until(lambda: referee.refusals.count - refused_before >= to_referee, 60), \
             (referee.refusals.count - refused_before, to_referee)
 
-        assert referee._ticker.is_alive() and referee.link.connected.is_set()
+        assert referee.ticker.alive and referee.link.connected.is_set()
         assert game_fingerprint(table) == before, "a stranger changed the game"
         # The junk logged one line per (topic kind, code), never one per message.
         refused_lines = [r for r in caplog.records if r.getMessage().startswith("refused a message")]
@@ -192,7 +192,7 @@ def test_a_flood_of_a_thousand_junk_messages_a_second_does_not_stop_the_rulings(
         assert moves >= 2, "no ruling got through during the flood"
         assert sent[0] >= FLOOD_RATE * FLOOD_SECONDS * 0.5
         assert wait_until(lambda: referee.refusals.count >= sent[0] * 0.99, 60), (referee.refusals.count, sent[0])
-        assert referee.session.phase == "playing" and referee._ticker.is_alive()
+        assert referee.session.phase == "playing" and referee.ticker.alive
         play_one_move(table, rng)
     finally:
         stop.set()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-import time
+import signal
 
 import pytest
 
@@ -11,10 +11,18 @@ from engine import Color
 from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.referee.broker import Mosquitto
-from tests.firmware_bridge.helpers import requires_mosquitto, start_table, submit_setups
+from tests.firmware_bridge.helpers import requires_mosquitto, start_table, submit_setups, wait_until
 
 pytestmark = requires_mosquitto
 
+
+
+def saved(broker: Mosquitto) -> None:
+    """Have mosquitto write its database now (SIGUSR1) and wait until the file shows it."""
+    database = broker.dir / "mosquitto.db"
+    before = database.stat().st_mtime_ns if database.exists() else 0
+    broker.process.send_signal(signal.SIGUSR1)
+    assert wait_until(lambda: database.exists() and database.stat().st_mtime_ns != before, 10)
 
 def play(table, moves: int, rng: random.Random) -> None:
     for _ in range(moves):
@@ -39,7 +47,9 @@ def converged(table) -> None:
 def test_every_client_converges_after_the_broker_is_killed_mid_game(tmp_path, persistence):
     # With persistence, mosquitto reloads an old database after SIGKILL: stale retained
     # snapshots arrive first and must be recognised as old.
-    with Mosquitto(persistence=persistence) as broker:
+    # The database is written when the test says (SIGUSR1), never by the clock: a later autosave
+    # would make the "stale" database current.
+    with Mosquitto(persistence=persistence, extra="autosave_interval 3600" if persistence else "") as broker:
         table = start_table(broker.url, tmp_path / "journal.db")
         try:
             rng = random.Random(7)
@@ -47,7 +57,7 @@ def test_every_client_converges_after_the_broker_is_killed_mid_game(tmp_path, pe
             play(table, 6, rng)
             converged(table)
             if persistence:
-                time.sleep(1.5)  # mosquitto saves its database every second...
+                saved(broker)  # mosquitto saves its database now...
                 play(table, 6, rng)  # ...and these rulings happen after the last save
                 stale_seq = table.referee.session.seq - 6
             broker.restart(kill=True)

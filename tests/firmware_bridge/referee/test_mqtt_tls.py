@@ -5,14 +5,13 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-import pytest
-
 from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.referee.broker import Mosquitto
 from tests.firmware_bridge.helpers import requires_mosquitto, start_table, submit_setups
+from tests.system_packages import requires
 
 pytestmark = [requires_mosquitto,
-              pytest.mark.skipif(not shutil.which("openssl"), reason="openssl is needed to make certificates")]
+              requires("openssl", shutil.which("openssl") is not None, "it makes the test certificates")]
 
 
 def make_certificates(directory) -> tuple[str, str, str]:

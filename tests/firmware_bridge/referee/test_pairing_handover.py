@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import pytest
 
+from firmware_bridge.protocol import crypto
 from firmware_bridge.protocol.client import SeatClient
+from firmware_bridge.referee.journal import Journal
+from firmware_bridge.referee.pairing import Challenge
+from firmware_bridge.referee.pairing_service import PairingService
+from firmware_bridge.referee.session import Session
 from tests.firmware_bridge.helpers import pair_by_code, start_table, submit_setups
 
 
@@ -116,3 +121,51 @@ def test_a_new_tablet_takes_the_seat_of_one_that_went_away(embedded, tmp_path):
     finally:
         spare.stop()
         table.close()
+
+
+class Outbox:
+    """What pairing sends, kept for the test (the MQTT outbox seals and publishes it)."""
+
+    def __init__(self) -> None:
+        self.to_seats: list[tuple[str, str, dict]] = []
+        self.to_tablets: list[tuple[str, dict]] = []
+
+    def to_seat(self, seat, kind, body, retain=False):
+        self.to_seats.append((seat, kind, dict(body)))
+
+    def to_tablet(self, client, tablet, body):
+        self.to_tablets.append((client, body))
+
+
+def test_an_approval_is_journalled_like_every_command_so_a_restart_keeps_its_counter(tmp_path):
+    journal = Journal(tmp_path / "journal.db")
+    session = Session(journal, "barrage")
+    holder, newcomer = crypto.PrivateKey.generate(), crypto.PrivateKey.generate()
+    session.pair("red", crypto.key_to_text(holder.public_key), "tab-red")
+    outbox = Outbox()
+    pairing = PairingService(session, outbox, crypto.PrivateKey.generate(), "sign-key",
+                             online=lambda: {"tab-red": "seat"}, changed=lambda: None,
+                             refuse=lambda *error: None)
+    waiting = Challenge("tab-new", "red", crypto.key_to_text(newcomer.public_key), "new", "code")
+    pairing.handover.wait(waiting)
+    wrong = {"v": 1, "id": "approve-7", "seat": "red", "counter": 7, "type": "approve_pairing",
+             "args": {"fingerprint": "0000-0000-0000-0000"}}
+    pairing.approve("red", wrong)
+    assert outbox.to_seats[-1][2]["code"] == "refused" and session.seats["red"].last_counter == 7
+    pairing.approve("red", wrong)  # sent again: the same answer, nothing done twice
+    assert outbox.to_seats[-1][2]["duplicate"] and outbox.to_seats[-1][2]["code"] == "refused"
+    journal.close()
+    again = Session(Journal(tmp_path / "journal.db"), "barrage")
+    try:
+        assert again.seats["red"].last_counter == 7, "the refused approval's counter survives a restart"
+        _, owed = again.fresh("red", wrong)
+        assert owed is not None and owed["duplicate"] and owed["code"] == "refused"
+        right = {**wrong, "id": "approve-8", "counter": 8, "args": {"fingerprint": crypto.fingerprint(waiting.key)}}
+        restarted = PairingService(again, outbox, crypto.PrivateKey.generate(), "sign-key",
+                                   online=lambda: {"tab-red": "seat"}, changed=lambda: None,
+                                   refuse=lambda *error: None)
+        restarted.handover.wait(waiting)
+        restarted.approve("red", right)
+        assert again.seats["red"].key == waiting.key, "the right fingerprint hands the seat over"
+    finally:
+        again.journal.close()

@@ -68,7 +68,7 @@ def test_no_reveal_or_unrevealed_rank_reaches_anyone_else_in_a_whole_espionage_g
     referee, topics = table.referee, table.referee.topics
     try:
         assert table.red.wait(lambda c: c.link.url.username == "red" and c.link.connected.is_set(), 10)
-        with referee._lock:  # the same volcanoes every run, so the same game is played
+        with referee.lock:  # the same volcanoes every run, so the same game is played
             referee.session.rng = random.Random(4)
             referee.session.new_game()
             referee.republish()

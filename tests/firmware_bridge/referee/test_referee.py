@@ -71,9 +71,8 @@ def test_a_flood_of_hellos_gets_a_bounded_number_of_republishes_and_the_last_is_
     for _ in range(300):
         watcher.publish(table.referee.topics.hello, hello)
     flood_end = time.monotonic()
-    time.sleep(0.6)
+    assert wait_until(lambda: states and states[-1] >= flood_end - 0.2), "the last hello went unanswered"
     assert 1 <= len(states) <= 40, f"{len(states)} republishes for 300 hellos"
-    assert states[-1] >= flood_end - 0.2, "the last hello went unanswered"
     watcher.stop()
 
 

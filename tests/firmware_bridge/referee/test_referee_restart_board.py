@@ -45,7 +45,7 @@ def test_a_restarted_referee_replays_and_guides_the_board_back(mosquitto, tmp_pa
         seq = session.seq
         referee.link.client.disconnect()  # no goodbye: as good as a crash for the clients
         referee.link.client.loop_stop()
-        referee._stopping.set()
+        referee.stopping.set()
         referee.feed.stop()
         referee.journal.close()
 

@@ -81,7 +81,7 @@ def test_the_board_profile_tells_the_referee_whether_markers_are_sensed(tmp_path
     referee = Referee(RefereeSettings("prof", tmp_path / "journal.db", "mqtt://127.0.0.1:1", variant="espionage"))
     try:
         attach_profile(referee, str(profile))
-        assert referee.settings.volcano_markers_sensed is True
+        assert referee.board.volcano_markers_sensed is True
         assert referee.watcher.volcano_markers_sensed is True
     finally:
         referee.journal.close()

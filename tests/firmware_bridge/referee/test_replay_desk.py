@@ -9,7 +9,7 @@ import pytest
 
 from engine import Move, Square
 from firmware_bridge.board.snapshots import StableBoard
-from firmware_bridge.referee.journal import Journal
+from firmware_bridge.referee.journal import Journal, JournalError
 from firmware_bridge.referee.replay_desk import ReplayDesk
 from firmware_bridge.referee.replay_mode import ReplayError
 from firmware_bridge.referee.session import Session
@@ -193,3 +193,23 @@ def test_an_espionage_game_brings_its_own_volcanoes(tmp_path):
     public = desk.public()
     assert public is not None and public["volcanoes"] == [s.name for s in game.volcanoes]
     assert public["length"] == 6
+
+
+def test_a_step_the_journal_refuses_is_not_kept_and_the_replay_goes_on_once_it_writes_again(tmp_path):
+    from tests.firmware_bridge.referee.test_storage_failure import FullDisk
+
+    desk = desk_at(tmp_path / "j.db")
+    desk.execute("red", command("red", 1, "replay_load", text=RAID, name="raid.xml"))
+    reply, _ = desk.execute("red", command("red", 2, "replay_step", step="jump", ply=5))
+    assert reply["ok"] and desk.mode.ply == 5
+    journal = desk.session.journal
+    journal._db = FullDisk(journal._db)
+    with pytest.raises(JournalError):
+        desk.execute("red", command("red", 3, "replay_step", step="forward"))
+    # Applied, refused by the journal, put back: the replay is where its journal says it is.
+    assert desk.mode.ply == 5 and desk.session.seats["red"].last_counter == 2
+    journal._db = journal._db.db
+    reply, _ = desk.execute("red", command("red", 3, "replay_step", step="forward"))
+    assert reply["ok"] and desk.mode.ply == 6
+    journal.close()
+    assert desk_at(tmp_path / "j.db").mode.ply == 6, "the journal holds each step once"

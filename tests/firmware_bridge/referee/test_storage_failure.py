@@ -37,12 +37,12 @@ class FullDisk:
 
 
 def fill_the_disk(referee: Referee) -> None:
-    with referee._lock:
+    with referee.lock:
         referee.journal._db = FullDisk(referee.journal._db)  # type: ignore[assignment]
 
 
 def free_the_disk(referee: Referee) -> None:
-    with referee._lock:
+    with referee.lock:
         referee.journal._db = referee.journal._db.db  # type: ignore[attr-defined]
 
 
@@ -91,8 +91,8 @@ def test_a_board_move_that_cannot_be_journalled_is_guided_back_not_kept(mosquitt
         ply = referee.session.game.ply
         fill_the_disk(referee)
         move = Move.parse(a_legal_move(referee))
-        with referee._lock:  # as the board feed calls it: a move the recogniser saw
-            referee._board_move(MoveMade(move))
+        with referee.lock:  # as the board feed calls it: a move the recogniser saw
+            referee.board.rule_board_move(MoveMade(move))
         assert referee.session.game.ply == ply
         assert referee.problem == {"code": "storage-full",
                                    "message": "the referee cannot record moves: storage full"}

@@ -145,6 +145,38 @@ def test_a_resignation_ends_the_game_for_the_other_army(tmp_path):
     assert tablets.act("red", type="end_turn")[0]["code"] == "wrong-phase"
 
 
+def test_a_resignation_the_journal_refuses_leaves_the_game_running(tmp_path, monkeypatch):
+    # the declared end is on the game's undo stack: the session takes it back like an action
+    session, tablets = started(tmp_path)
+    tablets.act("red", **first_corps_move(session, "red"))
+    before = session.seat_state("blue")
+
+    def full(*args, **kwargs):
+        raise JournalError("the disk is full", "storage-full")
+
+    monkeypatch.setattr(session.journal, "append_all", full)
+    with pytest.raises(JournalError):
+        tablets.send("blue", Command.RESIGN)
+    assert session.phase == "playing" and session.result is None
+    assert [a.type for a in session.game.actions] == ["corps_move"]
+    assert session.seat_state("blue") == before
+    monkeypatch.undo()
+    assert tablets.send("blue", Command.RESIGN)[0]["ok"]
+    assert [a.type for a in session.game.actions] == ["corps_move", "declare_end"]
+    again = TriumphSession(Journal(tmp_path / "j.db"))
+    assert again.result == session.result == {
+        "winner": "allied", "reason": "resignation", "why": "the french player resigned"}
+
+
+def test_a_seat_cannot_declare_the_end_of_the_game_as_an_action(tmp_path):
+    # the engine's declare_end is the referee's own ruling (resign, an agreed draw, the clocks)
+    session, tablets = started(tmp_path)
+    for reason in ("agreed", "resignation"):
+        with pytest.raises(contract.ContractError):
+            tablets.act("red", type="declare_end", reason=reason)
+    assert session.phase == "playing" and session.game.actions == []
+
+
 def test_a_journal_that_fails_keeps_no_action(tmp_path, monkeypatch):
     session, tablets = started(tmp_path)
     before = session.seat_state("red")

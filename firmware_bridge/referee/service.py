@@ -126,6 +126,9 @@ class Referee:
         self.pairing = PairingService(self.session, self.outbox, self.key, self.signer.verify_key,
                                       lambda: self.online, self._snapshots, self._error, self.board,
                                       settings.seat_accounts)
+        # While the computer plays a seat, a tablet asking for it is told so (pairing_service.py).
+        self.pairing.computer_seat = lambda: (self.computer.seat if self.computer and self.computer.active
+                                              else None)
         self.publisher = Publisher(self.session, self.outbox, settings.board, self._seats_online,
                                    state_parts=self._state_parts(), seat_parts=[self.pairing.pairing_request],
                                    followers=self._followers())
@@ -411,7 +414,8 @@ class Referee:
             return
         self.storage.works()
         if self.board is not None and reply["ok"] and command["type"] == Command.NEW_GAME:
-            self.board.follow_computer_choice()  # the computer, if any, takes its seat and sets up now
+            for lost_seat, holder in self.board.follow_computer_choice(chosen_by_tablet=True):
+                self.pairing.tell_seat_lost(holder, lost_seat, "computer")  # the computer took its seat
         self.publisher.rulings(rulings)
         if self.board is not None:
             self.board.after_command(command, reply, replayed)

@@ -16,6 +16,20 @@ from dataclasses import dataclass, field
 
 from firmware_bridge.protocol import crypto
 
+
+class Reason(str):
+    """Why a pairing step failed: the English sentence, with a stable key and its data beside it
+    (the pair_reply's ``reason``/``data``) so the tablet says it in its own language."""
+
+    key: str
+    data: dict
+
+    def __new__(cls, sentence: str, key: str, **data: object) -> Reason:
+        reason = super().__new__(cls, sentence)
+        reason.key, reason.data = key, dict(data)
+        return reason
+
+
 CODE_DIGITS = 6
 CODE_TRIES = 5
 CHALLENGE_SECONDS = 300.0
@@ -77,8 +91,11 @@ class PairingDesk:
         held = self.pending.get(client)
         if held and (held.seat, held.key) == (seat, key):
             return held  # the same tablet asking again (e.g. after a reconnect): same challenge
-        if empty_squares:
-            choices = [s for s in empty_squares if preferred and s in preferred] or empty_squares
+        # Each pending challenge its own square: one piece put down must not pair a second tablet
+        # (someone else's request that happened to get the same square).
+        free = [s for s in empty_squares or () if s not in self.squares_in_use()] or empty_squares
+        if free:
+            choices = [s for s in free if preferred and s in preferred] or free
             challenge = Challenge(client, seat, key, name, "square",
                                   square=choices[secrets.randbelow(len(choices))],
                                   created=self.clock())
@@ -99,16 +116,17 @@ class PairingDesk:
         return done
 
     def code_entered(self, client: str, code: str) -> tuple[Challenge | None, str]:
-        """(challenge, "") when the code is right; (None, reason) otherwise."""
+        """(challenge, "") when the code is right; (None, reason: a Reason) otherwise."""
         self._expire()
         challenge = self.pending.get(client)
         if challenge is None or challenge.method != "code":
-            return None, "no code was asked of this tablet (or it expired)"
+            return None, Reason("no code was asked of this tablet (or it expired)", "no-code")
         wait = self.seat_locked(challenge.seat)
         if wait:
             del self.pending[client]
-            return None, (f"too many wrong codes for the {challenge.seat} seat: "
-                          f"try again in {int(wait // 60) + 1} min")
+            minutes = int(wait // 60) + 1
+            return None, Reason(f"too many wrong codes for the {challenge.seat} seat: try again in "
+                                f"{minutes} min", "seat-locked", minutes=minutes)
         if secrets.compare_digest(code, challenge.code or ""):
             self._grant(challenge)
             return challenge, ""
@@ -116,8 +134,9 @@ class PairingDesk:
         challenge.tries_left -= 1
         if challenge.tries_left <= 0:
             del self.pending[client]
-            return None, "too many wrong codes: ask for the seat again"
-        return None, f"wrong code ({challenge.tries_left} tries left)"
+            return None, Reason("too many wrong codes: ask for the seat again", "too-many-codes")
+        return None, Reason(f"wrong code ({challenge.tries_left} tries left)", "wrong-code",
+                            tries_left=challenge.tries_left)
 
     def squares_in_use(self) -> set[str]:
         """Squares that pending challenges wait on (the referee ignores them for moves)."""

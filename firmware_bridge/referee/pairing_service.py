@@ -48,6 +48,7 @@ class PairingService:
         self.desk = PairingDesk()
         self.handover = SeatHandover()  # a held seat's new tablet, waiting for the holder's approval
         self.on_pairing_code: Callable[[str, str], None] | None = None  # (seat, code): show it
+        self.computer_seat: Callable[[], str | None] = lambda: None  # the seat the computer plays now
 
     def on_request(self, topic: str, raw: bytes) -> None:
         """A tablet asks for a seat: a challenge (a square on the board, or a code)."""
@@ -56,6 +57,13 @@ class PairingService:
             tablet = crypto.public_key_from_text(request["key"])
         except (crypto.CryptoError, contract.ContractError) as error:
             self.refuse(topic, "malformed", f"bad pairing request: {error}")
+            return
+        if self.computer_seat() == request["seat"]:
+            # The computer plays that seat: pairing it would silently drop the computer.
+            self.outbox.to_tablet(request["client"], tablet, {
+                "v": 1, "status": "refused", "seat": request["seat"], "reason": "computer-seat",
+                "message": f"the computer plays {request['seat']} in this game: choose "
+                           "'Play a person' on the other tablet to play it yourself"})
             return
         empty = self.squares.empty_squares() if self.squares else None
         middle = self.squares.middle_squares() if self.squares else set()
@@ -91,8 +99,9 @@ class PairingService:
             self.grant(challenge)
         else:
             status = "challenge" if client in self.desk.pending else "refused"
-            self.outbox.to_tablet(client or "", tablet, {"v": 1, "status": status, "seat": pending.seat,
-                                                         "method": "code", "message": reason})
+            self.outbox.to_tablet(client or "", tablet, {
+                "v": 1, "status": status, "seat": pending.seat, "method": "code", "message": reason,
+                "reason": getattr(reason, "key", ""), "data": getattr(reason, "data", {})})
 
     def board_read(self, occupied: frozenset[str]) -> None:
         """A stable board: a piece on a challenge's square grants its seat."""
@@ -116,9 +125,7 @@ class PairingService:
             return
         self.table.pair(challenge.seat, challenge.key, challenge.client, challenge.name)
         if holder and holder.key != challenge.key:  # the replaced tablet stops sending
-            self.outbox.to_tablet(holder.client, crypto.public_key_from_text(holder.key), {
-                "v": 1, "status": "lost", "seat": challenge.seat,
-                "message": f"Another tablet now holds the {challenge.seat} seat."})
+            self.tell_seat_lost(holder, challenge.seat, "tablet")
         body: dict[str, Any] = {"v": 1, "status": "granted", "seat": challenge.seat,
                                 "message": f"You hold the {challenge.seat} seat.",
                                 # Authenticated by the Box: the tablet pins the referee's signing key from here.
@@ -129,6 +136,14 @@ class PairingService:
         self.outbox.to_tablet(challenge.client, crypto.public_key_from_text(challenge.key), body)
         log.info("the %s seat is now held by %s", challenge.seat, challenge.client)
         self.changed()
+
+    def tell_seat_lost(self, holder: Any, seat: str, reason: str) -> None:
+        """Tell the tablet that held ``seat`` that it holds it no more (reason: "tablet" took it
+        over, or the "computer" plays it now); it stops sending."""
+        message = (f"the computer now plays the {seat} seat" if reason == "computer"
+                   else f"Another tablet now holds the {seat} seat.")
+        self.outbox.to_tablet(holder.client, crypto.public_key_from_text(holder.key), {
+            "v": 1, "status": "lost", "seat": seat, "reason": reason, "message": message})
 
     def approve(self, seat: str, command: dict) -> None:
         """The seat's tablet agrees that the waiting tablet with this fingerprint takes its seat.

@@ -54,3 +54,13 @@ def test_a_flood_of_requests_keeps_only_the_newest():
     for i in range(MAX_PENDING * 4):
         desk.request(f"t{i}", "red", f"k{i}", "", None)
     assert len(desk.pending) == MAX_PENDING and f"t{MAX_PENDING * 4 - 1}" in desk.pending
+
+
+def test_two_tablets_waiting_at_once_are_given_different_squares():
+    desk = PairingDesk()
+    for _ in range(30):  # with one square each from two, a shared square would show at once
+        red = desk.request("tablet-red", "red", "k1" * 22, "", ["e4", "e5"])
+        blue = desk.request("tablet-blue", "blue", "k2" * 22, "", ["e4", "e5"])
+        assert red.square != blue.square
+        assert [c.seat for c in desk.placed({red.square})] == ["red"]  # one piece pairs one tablet
+        desk.pending.clear()

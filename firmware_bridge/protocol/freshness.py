@@ -84,7 +84,7 @@ class Freshness:
     def accept(self, family: str, payload: dict[str, Any]) -> bool:
         """True (and remembered) if ``payload`` is newer than anything of ``family`` seen."""
         stamp = Stamp.of(payload)
-        game_no = payload.get("game_no", 0)
+        game_no = payload.get("game_no", self.game_no)  # only a game's messages carry one
         fresh = (stamp is not None and payload.get("board") == self.board and stamp.run >= self.min_run
                  and isinstance(game_no, int) and game_no >= self.game_no
                  and (family not in self.floors or stamp > self.floors[family]))

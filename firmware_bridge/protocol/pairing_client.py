@@ -47,6 +47,7 @@ class PairingClient:
         self.asker = PublicSigner.generate(PAIRING_DOMAIN)
         self.seat: str | None = None
         self.name = ""
+        self.method = "code"
         self.attempt = 0
         self.exchange: pake.TabletExchange | None = None
         self.squares: list[str] | None = None
@@ -65,17 +66,17 @@ class PairingClient:
     def ask(self, seat: str, name: str = "", method: str = "code") -> None:
         """Ask for ``seat`` ("red", "blue" or "display"); a fresh asking key each time."""
         self.asker = PublicSigner.generate(PAIRING_DOMAIN)
-        self.seat, self.name, self.exchange, self.squares = seat, name[:40], None, None
+        self.seat, self.name, self.method, self.exchange, self.squares = seat, name[:40], method, None, None
         self.status = None
-        body = {"v": pairing_contract.PAIRING_VERSION, "client": self.client_id, "seat": seat,
-                "key": self.key_text, "asker": self.asker.verify_key, "method": method, "name": self.name}
-        self._send(self.topics.pair_request, body)
+        self.resend_request()
 
     def resend_request(self) -> None:
-        """Ask again with the same keys (after a reconnect nothing is lost by asking twice)."""
+        """Ask (again, with the same keys: the referee answers a repeat with the same request)
+        while no answer came, e.g. when the referee was not listening yet."""
         if self.seat and self.status is None:
             body = {"v": pairing_contract.PAIRING_VERSION, "client": self.client_id, "seat": self.seat,
-                    "key": self.key_text, "asker": self.asker.verify_key, "method": "code", "name": self.name}
+                    "key": self.key_text, "asker": self.asker.verify_key, "method": self.method,
+                    "name": self.name}
             self._send(self.topics.pair_request, body)
 
     def send_code(self, code: str) -> None:

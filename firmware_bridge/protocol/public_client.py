@@ -110,6 +110,8 @@ class ClientBase:
             handler(held_topic, held_raw)
 
     def _on_signed_info(self, topic: str, raw: bytes) -> None:
+        if self.pin.key is None:
+            self._referee_heard()
         info = self._referee_payload(topic, raw, "info", self._on_signed_info)
         if info is None:
             return
@@ -119,6 +121,14 @@ class ClientBase:
 
     def _info_arrived(self, info: dict) -> None:
         """A verified ``info``: clients that show or use it override this."""
+
+    def _referee_heard(self) -> None:
+        """Before pairing: something on the referee's info topic (it republishes it whenever it
+        (re)connects), so a pairing request sent while it was away goes again."""
+        pairing = getattr(self, "pairing", None)
+        if pairing is not None:
+            with self._changed:
+                pairing.resend_request()
 
     def _on_referee_presence(self, topic: str, raw: bytes) -> None:
         presence = self._referee_payload(topic, raw, "presence", self._on_referee_presence)

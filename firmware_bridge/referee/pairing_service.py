@@ -54,6 +54,7 @@ class PairingService:
         self.handover = SeatHandover()  # a held seat's new tablet, waiting for the holder's approval
         self.on_pairing_code: Callable[[str, str], None] | None = None  # (seat, code): show it
         self.on_request: Callable[[dict[str, str], str | None], None] | None = None  # (notice, code)
+        self._occupied: frozenset[str] | None = None  # the latest stable board
 
     @property
     def board(self) -> str:
@@ -80,7 +81,12 @@ class PairingService:
         except crypto.CryptoError as error:
             self.refuse(topic, "malformed", f"bad pairing request: {error}")
             return
-        empty = self.squares.empty_squares() if self.squares and request["seat"] != "display" else None
+        empty = None
+        if self.squares and request["seat"] != "display":
+            found = self.squares.empty_squares()
+            if found is not None:  # squares a player may cover: empty now, and no piece due there
+                expected = self.squares.expected_squares()
+                empty = [s for s in found if s not in expected]
         method = "squares" if empty else "code"
         try:
             asked = self.desk.request(request["client"], request["seat"], request["key"], request["asker"],
@@ -136,6 +142,8 @@ class PairingService:
         request.attempt, request.keys = attempt["attempt"], None
         if request.method == "squares":
             request.tablet_message, request.placements = attempt["pake"], set()
+            if self._occupied is not None:  # the squares may be covered already
+                self.board_read(self._occupied)
             return  # answered once the board shows two squares covered
         if self.desk.spent(request):
             self.desk.pending.pop(request.asker, None)
@@ -175,6 +183,7 @@ class PairingService:
 
     def board_read(self, occupied: frozenset[str]) -> None:
         """A stable board: two stray pieces are a try for every request waiting on squares."""
+        self._occupied = occupied
         if self.squares is None:
             return
         strays = frozenset(occupied - self.squares.expected_squares())

@@ -93,3 +93,25 @@ def wait_until(predicate, timeout: float = 10.0) -> bool:
             return True
         time.sleep(0.005)
     return bool(predicate())
+
+
+def journal_sign_key(journal_path, timeout: float = 20.0) -> str:
+    """The referee's signing key as its journal keeps it (for a display of a referee in another
+    process: what a family would pair by code, a test reads off the journal)."""
+    import sqlite3
+    import time
+
+    from firmware_bridge.protocol.signing import PublicSigner
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with sqlite3.connect(f"file:{journal_path}?mode=ro", uri=True) as db:
+                row = db.execute("SELECT value FROM meta WHERE name = 'referee_signing_key'").fetchone()
+            if row:
+                return PublicSigner.from_text(row[0]).verify_key
+        except sqlite3.Error:
+            pass
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no signing key in {journal_path}")
+        time.sleep(0.05)

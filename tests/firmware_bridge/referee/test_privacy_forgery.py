@@ -125,7 +125,7 @@ def forge_and_check(table, stranger_url: str) -> None:
         # The referee overwrites the forged retained messages at once: a display that connects
         # now pins the real key (trust on first use), not the stranger's.
         assert wait_until(lambda: real_infos() > infos_before), "the forged info stayed retained"
-        newcomer = DisplayClient(display.link.url, topics.board)
+        newcomer = DisplayClient(display.link.url, topics.board, sign_key=real_key)
         assert newcomer.start()
         try:
             assert newcomer.wait(lambda c: c.info is not None and c.state is not None, 10)

@@ -4,9 +4,6 @@ shows (the key reaches the display inside the SPAKE2 exchange, never from ``info
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 from firmware_bridge.protocol.client import DisplayClient

@@ -7,8 +7,7 @@ import sys
 from pathlib import Path
 
 from firmware_bridge.protocol.client import DisplayClient
-from tests.firmware_bridge.helpers import journal_sign_key
-from tests.firmware_bridge.helpers import requires_mosquitto
+from tests.firmware_bridge.helpers import journal_sign_key, requires_mosquitto
 from tests.firmware_bridge.referee_process import write_config
 
 ROOT = Path(__file__).parents[3]

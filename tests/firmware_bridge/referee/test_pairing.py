@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
-
+from firmware_bridge.protocol import crypto
 from firmware_bridge.referee.pairing import PER_SEAT, TRIES, PairingDesk, Refused
+
+KEY = crypto.key_to_text(crypto.PrivateKey.generate().public_key)
 
 
 def ask(desk: PairingDesk, asker: str, seat: str = "red", method: str = "code"):
-    return desk.request(f"client-{asker}", seat, "k" * 44, asker, f"tablet {asker}", method)
+    return desk.request(f"client-{asker}", seat, KEY, asker, f"tablet {asker}", method)
 
 
 def test_without_a_board_each_request_gets_its_own_six_digit_code():

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_bridge.protocol import contract, crypto
+from firmware_bridge.protocol import contract, crypto, pake
 from firmware_bridge.protocol.client import SeatClient
 from firmware_bridge.referee.journal import Journal
-from firmware_bridge.protocol import pake
 from firmware_bridge.referee.pairing import Request
 from firmware_bridge.referee.pairing_service import PairingService
 from firmware_bridge.referee.session import Session

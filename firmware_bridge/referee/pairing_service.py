@@ -88,6 +88,7 @@ class PairingService:
                 expected = self.squares.expected_squares()
                 empty = [s for s in found if s not in expected]
         method = "squares" if empty else "code"
+        known = request["asker"] in self.desk.pending
         try:
             asked = self.desk.request(request["client"], request["seat"], request["key"], request["asker"],
                                       request.get("name", ""), method)
@@ -97,10 +98,12 @@ class PairingService:
                 "refused", request["seat"], asker=request["asker"], message=str(refused),
                 retry_after=refused.retry_after or None))
             return
-        self._challenge(asked, empty)
+        self._challenge(asked, empty, shown=known)
 
-    def _challenge(self, request: Request, empty: list[str] | None) -> None:
-        if request.method == "code":
+    def _challenge(self, request: Request, empty: list[str] | None, shown: bool) -> None:
+        if shown:  # asked again (a resend, a reconnect): answered again, shown once
+            pass
+        elif request.method == "code":
             message = f"Type the code the referee shows for {request.name or 'this tablet'}."
             log.warning("pairing code for the %s seat: %s (tablet %r, key %s)", request.seat, request.code,
                         request.name, request.fingerprint)
@@ -110,12 +113,13 @@ class PairingService:
             message = "Cover the two squares this tablet shows with any pieces."
             log.info("pairing: the %s seat waits for two squares (tablet %r, key %s)", request.seat,
                      request.name, request.fingerprint)
-        if self.on_request:
+        if self.on_request and not shown:
             self.on_request(request.notice(), request.code)
         self.outbox.pairing(request.client, pairing_contract.reply(
             "challenge", request.seat, asker=request.asker, method=request.method, message=message,
             squares=empty if request.method == "squares" else None, tries_left=request.tries_left))
-        self.changed()  # the display lists the pending requests
+        if not shown:
+            self.changed()  # the display lists the pending requests
 
     def on_attempt(self, topic: str, raw: bytes) -> None:
         """A tablet starts an exchange (its SPAKE2 message) or confirms one."""

@@ -139,8 +139,10 @@ class PairingClient:
             keys = exchange.answer(reply.get("pake"), reply.get("confirm"))
         except pake.PakeError as error:
             log.info("a pairing answer did not confirm: %s", error)
-            wrong = {"status": "refused", "seat": self.seat, "method": "code" if self.squares is None else "squares",
-                     "message": "The code (or the squares) did not match: try again."}
+            if self.squares is not None:
+                return None  # the squares stay shown: the referee answers once they are covered
+            wrong = {"status": "refused", "seat": self.seat, "method": "code",
+                     "message": "The code did not match: type it again."}
             self.status = wrong
             return "refused", wrong
         box = pake.seal(keys.to_referee, {"key": self.key_text, "name": self.name})

@@ -143,11 +143,11 @@ class BoardWindow(BoxLayout):
         if referee is None:
             return "Starting..."
         lines = []
-        pending = [c for c in referee.desk.pending.values() if getattr(c, "square", None)]
-        for challenge in pending:
-            lines.append(f"{challenge.seat.capitalize()} tablet pairing: put a piece on {challenge.square}")
-        for seat, code in self.system.codes.items():
-            lines.append(f"{seat.capitalize()} pairing code: {code}")
+        # The console's part: each pending request by name and key, with its code (never sent).
+        for request in referee.desk.pending.values():
+            what = (f"code {request.code}" if request.code
+                    else "cover the two squares the tablet shows")
+            lines.append(f"{request.seat.capitalize()} pairing ({request.name}, key {request.fingerprint}): {what}")
         check = referee.board_check() or {}
         if check and not check.get("matches", True):
             for key, words in (("clear", "Take off"), ("fill", "Put a piece on"),

@@ -146,18 +146,24 @@ class PairingScreen(Screen):
         tr = self.root_app.tr
         pairing = state.pairing or {}
         self.title.text = tr("Take your seat")
-        square = pairing.get("square")
+        squares = pairing.get("squares")
+        self.square.text = ""
         if pairing.get("lost"):
             self.instruction.text = tr("Another tablet now holds your seat: this one sends nothing more.")
-            self.square.text = ""
-        elif square:
-            self.instruction.text = tr("Put any piece on this square of the board:")
-            self.square.text = square
+        elif squares:  # the tablet chose them: covering both proves the player sits at the board
+            self.instruction.text = tr("Put a piece on each of these two squares of the board:")
+            self.square.text = "  ".join(str(s) for s in squares)
+        elif pairing.get("method") == "approval":
+            self.instruction.text = tr("The tablet holding this seat must approve this one "
+                                       "(or the referee's console). Your key: {fingerprint}").format(
+                fingerprint=pairing.get("fingerprint") or state.my_fingerprint or "")
         else:
             self.instruction.text = tr("Waiting for the referee...")
-            self.square.text = ""
-        self.code_label.text = tr("No board attached? Type the code the referee display shows:")
+        self.code_label.text = (tr("Type the code the referee's console shows for this display:")
+                                if state.seat is None else
+                                tr("No board attached? Type the code the referee's console shows for this tablet:"))
         self.send_code.text = tr("Send code")
         self.cancel.text = tr("Back")
-        self.message.text = str(pairing.get("message", ""))
+        self.message.text = (tr("The code has six digits, 0 to 9.") if pairing.get("bad_code")
+                             else str(pairing.get("message", "")))
         self.key_label.text = own_key_text(tr, state.my_fingerprint)

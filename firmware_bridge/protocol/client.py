@@ -135,7 +135,7 @@ class SeatClient(SequencedClient):
         self.link.subscribe(self.topics.pair_reply(self.client_id), self._on_pair_reply)
         if saved.get("sign_key"):
             self.pin_key(saved["sign_key"])
-        if self.seat and self.referee_key:
+        if self.seat and self.referee_key and self.pin.key:  # a seat counts with the key it was granted by
             self._open_seat()
 
     # -- what the app reads ------------------------------------------------------------------

@@ -266,6 +266,6 @@ def play_headless(plies: int = 24, seed: int = 1, language: str = "en",
     if not run_script(system, script, plies,
                       f"Broker {system.broker.url}, board '{system.board_name}', referee running.", say):
         return 1
-    say(f"Privacy check: {script.privacy_checks} pieces in the tablets' views, "
-        "no hidden enemy rank among them.")
+    say(f"No secrets shown: the tablets drew {script.privacy_checks} pieces over the game, and "
+        "never an enemy piece's rank its player was not allowed to know.")
     return 0

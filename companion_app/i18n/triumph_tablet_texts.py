@@ -74,10 +74,11 @@ def faces_text(tr: Translator, faces: list[dict[str, Any] | None]) -> str:
 
 
 def position_text(tr: Translator, position: str) -> str:
-    """"R63" as "the reserve of 63", "64>63" as "the approach 64>63"."""
+    """"R63" as "the reserve of 63", "64>63" as "the approach from 64 toward 63"."""
     if position.startswith("R"):
         return tr("the reserve of {locale}").format(locale=position[1:])
-    return tr("the approach {approach}").format(approach=position)
+    locale, _, toward = position.partition(">")
+    return tr("the approach from {locale} toward {toward}").format(locale=locale, toward=toward)
 
 
 def short_position(position: str) -> str:
@@ -229,13 +230,17 @@ def menu_text(tr: Translator, entry: dict[str, Any], units: dict[str, dict[str, 
 
 
 def destination_text(tr: Translator, dest: Any) -> str:
-    """A destination of the menu, short for a button: "reserve 63", "64>63", "63 by road (64-63)"."""
+    """A destination of the menu, short for a button: "reserve 63", "approach from 64 toward
+    63", "reserve 63 by road (64-63)"."""
     if isinstance(dest, dict):
         road = "-".join(str(n) for n in dest.get("road", ()))
         return tr("{position} by road ({road})").format(position=destination_text(tr, str(dest.get("to"))),
                                                         road=road)
     position = str(dest)
-    return tr("reserve {locale}").format(locale=position[1:]) if position.startswith("R") else position
+    if position.startswith("R"):
+        return tr("reserve {locale}").format(locale=position[1:])
+    locale, _, toward = position.partition(">")
+    return tr("approach from {locale} toward {toward}").format(locale=locale, toward=toward)
 
 
 def command_summary(tr: Translator, action: dict[str, Any], units: dict[str, dict[str, Any]]) -> str:
@@ -339,11 +344,8 @@ def commands_text(tr: Translator, left: dict[str, int | None]) -> str:
 
 
 def hour_text(tr: Translator, round_: int | None) -> str:
-    """The time track: round 7 is 7:00 AM, 13 is 1:00 PM."""
-    if round_ is None:
-        return ""
-    hour = (round_ - 1) % 12 + 1
-    return tr("{hour}:00 AM").format(hour=hour) if round_ < 12 else tr("{hour}:00 PM").format(hour=hour)
+    """The time track, 24-hour as every language writes it: round 7 is 7:00, 13 is 13:00."""
+    return "" if round_ is None else f"{round_}:00"
 
 
 def result_line(tr: Translator, result: dict[str, Any] | None, side: str | None) -> str:

@@ -11,9 +11,11 @@ from typing import Any
 from companion_app.i18n.catalog import N_, Translator
 from companion_app.model.triumph_board import face_code
 
-TRACK_HOURS = {7: N_("7:00 AM"), 8: N_("8:00 AM"), 9: N_("9:00 AM"), 10: N_("10:00 AM"),
-         11: N_("11:00 AM"), 12: N_("12:00 noon"), 13: N_("1:00 PM"), 14: N_("2:00 PM"),
-         15: N_("3:00 PM"), 16: N_("4:00 PM")}
+MAP_LEGEND = N_("How to read the map: 63 is locale 63 (tan: a hill; coloured dots: its "
+                "objectives). 64>63 is the approach from 64 toward 63: the dark bar on their "
+                "border, a long one on a wide border. A coloured chip counts one side's blocks "
+                "there, its commanders' flags beside it. Red edge: impassable; X: approach closed. "
+                "Pinch or drag the map to look closer.")
 AWAITED = {
     "command": N_("give commands"),
     "response": N_("defend or retreat"),
@@ -55,8 +57,8 @@ def army_name(tr: Translator, side: str | None) -> str:
 
 
 def track_hour_text(tr: Translator, hour: int) -> str:
-    """The time track's label of an hour (7 = 7:00 AM ... 16 = 4:00 PM)."""
-    return tr(TRACK_HOURS[hour]) if hour in TRACK_HOURS else str(hour)
+    """The time track's label of an hour, 24-hour in every language: 7:00 ... 16:00."""
+    return f"{hour}:00"
 
 
 def face_words(tr: Translator, face: dict[str, Any] | None) -> str:
@@ -146,8 +148,9 @@ def reason_text(tr: Translator, result: dict[str, Any]) -> str:
     """Why the game ended, in the tablet's language (the engine's own `why` is English)."""
     reason, winner = result.get("reason"), result.get("winner")
     loser = "allied" if winner == "french" else "french"
-    if reason == "demoralised":
-        return tr("The army of {side} is demoralised.").format(side=side_name(tr, loser))
+    if reason == "demoralised":  # one sentence a side: German and Bulgarian decline the name
+        return tr("The French army is demoralised." if loser == "french"
+                  else "The Allied army is demoralised.")
     if reason == "objectives":
         return tr("Decided on the objectives at the end of the day.")
     if reason == "resignation":
@@ -159,6 +162,42 @@ def reason_text(tr: Translator, result: dict[str, Any]) -> str:
     if reason == "agreed":
         return tr("The players agreed to end the game.")
     return str(result.get("why") or reason or "")
+
+
+def end_lines(tr: Translator, view: dict[str, Any], side: str | None) -> list[tuple[str, str]]:
+    """The end of a battle as (kind, text) lines: "head" who won, "why", "morale", "objectives"
+    (each army's objective locales held, when the objectives decided), "time", "saved"."""
+    result = view.get("result") or {}
+    winner = result.get("winner")
+    if winner is None:
+        head = tr("The battle ends without a winner.")
+    elif winner == side:
+        head = tr("You won the battle!")
+    elif side is not None:
+        head = tr("Your army lost the battle.")
+    else:
+        head = tr("{side} win").format(side=army_name(tr, winner))
+    lines = [("head", head)]
+    if side is not None and winner is not None and winner != side or side is None and winner:
+        lines.append(("winner", tr("{side} win").format(side=army_name(tr, winner))))
+    lines.append(("why", reason_text(tr, result)))
+    morale = view.get("morale") or {}
+    lines.append(("morale", tr("Morale at the end: French {french} · Allies {allied}").format(
+        french=morale.get("french", "?"), allied=morale.get("allied", "?"))))
+    control = result.get("control") or {}
+    for army in ("french", "allied"):
+        if army in control:
+            held = ", ".join(str(n) for n in control[army]) or tr("none")
+            text = (tr("Objectives the French hold: {locales}") if army == "french"
+                    else tr("Objectives the Allies hold: {locales}"))
+            lines.append(("objectives", text.format(locales=held)))
+    if view.get("round"):
+        lines.append(("time", tr("The battle ended at {time}.").format(
+            time=track_hour_text(tr, int(view["round"])))))
+    saved = result.get("record") or view.get("record")
+    if saved:
+        lines.append(("saved", tr("The battle is saved as {file}.").format(file=saved)))
+    return lines
 
 
 def _first_capital(text: str) -> str:

@@ -1,9 +1,9 @@
 """What the Napoleon's Triumph map draws for a view, and where: pure data, no Kivy.
 
-Coordinates are in "width units": x runs 0..1 across the map, y 0..1/aspect upwards, so
-distances are the same in both directions; the widget multiplies by its box's width.
-A position is written as in the engine: "R63" (the reserve of locale 63) or "64>63" (locale
-64's approach on its border with 63).
+The map is the printed board: locale outlines and approach bars from the engine's
+board_geometry (sheet units, x east, y south). A position is written as in the engine:
+"R63" (the reserve of locale 63) or "64>63" (locale 64's approach on its border with 63).
+Where each block and flag goes without covering another is companion_app.model.triumph_chips.
 """
 
 from __future__ import annotations
@@ -12,17 +12,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.triumph.board_geometry import ApproachBar, BoardGeometry, Point, load_board_geometry
 from engine.triumph.mapdata import BattleMap, load_austerlitz
 
 SIDES = ("french", "allied")
 TYPE_LETTERS = {"infantry": "I", "cavalry": "C", "artillery": "A"}
 STAR_ORDER = ("blue", "red", "green", "black")
-APPROACH_GAP = 0.35  # how far outside its locale's circle an approach's blocks sit (in radii)
-
-
-def node_radius(capacity: int, scale: float) -> float:
-    """A locale's circle radius in width units (the same formula the layout used)."""
-    return (0.22 + 0.075 * math.sqrt(capacity)) * scale
+BAR_DEPTH = 16.0  # how far inside its own locale an approach's blocks stand off the bar (sheet units)
 
 
 def face_code(face: dict[str, Any] | None) -> str:
@@ -56,14 +52,39 @@ def parse_position(text: str) -> tuple[int, int | None]:
     return int(left), int(right)
 
 
+def inside(point: Point, outline: tuple[Point, ...]) -> bool:
+    """Even-odd rule: is the point inside the polygon?"""
+    x, y = point
+    result = False
+    for (x1, y1), (x2, y2) in zip(outline, outline[-1:] + outline[:-1], strict=True):
+        if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
+            result = not result
+    return result
+
+
+def segment_distance(point: Point, a: Point, b: Point) -> float:
+    """The distance from a point to the segment ab."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = ((point[0] - a[0]) * dx + (point[1] - a[1]) * dy) / (dx * dx + dy * dy or 1.0)
+    t = max(0.0, min(1.0, t))
+    return math.hypot(point[0] - a[0] - t * dx, point[1] - a[1] - t * dy)
+
+
+def edge_distance(point: Point, outline: tuple[Point, ...]) -> float:
+    """The distance from a point to a polygon's nearest edge."""
+    return min(segment_distance(point, a, b)
+               for a, b in zip(outline, outline[1:] + outline[:1], strict=True))
+
+
 @dataclass(frozen=True)
-class Node:
-    """One locale as drawn: centre, radius, what is printed on it."""
+class Region:
+    """One locale as drawn: its printed outline and what is printed in it."""
 
     id: int
-    x: float
-    y: float
-    radius: float
+    outline: tuple[Point, ...]
+    anchor: Point
+    clearance: float
+    label_at: Point  # where its number goes (the printed capacity box)
     capacity: int
     hill: bool
     stars: tuple[str, ...]
@@ -71,20 +92,20 @@ class Node:
 
 
 @dataclass(frozen=True)
-class BorderLine:
-    """A border as a line between two centres: "wide", "narrow" or "impassable"."""
+class BorderBar:
+    """A passable border's printed bar (one per border: both approaches share it)."""
 
     a: int
     b: int
-    kind: str
+    ends: tuple[Point, Point]
+    wide: bool
 
 
 @dataclass(frozen=True)
 class RoadLine:
-    """A road across a border (drawn over it); `main` for the main road."""
+    """A road across a border, drawn from one locale's anchor over the bar to the other's."""
 
-    a: int
-    b: int
+    points: tuple[Point, ...]
     main: bool
 
 
@@ -129,52 +150,54 @@ class Scene:
 
 
 class TriumphBoard:
-    """The static map (nodes, borders, roads) and the scene of a view on it."""
+    """The printed map (outlines, bars, roads) and the scene of a view on it."""
 
-    def __init__(self, layout: dict[str, Any], battle_map: BattleMap | None = None) -> None:
+    def __init__(self, geometry: BoardGeometry | None = None,
+                 battle_map: BattleMap | None = None) -> None:
         self.map = battle_map or load_austerlitz()
-        self.aspect: float = layout["aspect"]
-        scale = layout["scale"]
-        self.nodes: dict[int, Node] = {}
+        self.geometry = geometry or load_board_geometry()
+        self.width, self.height = self.geometry.width, self.geometry.height
+        self.regions: dict[int, Region] = {}
         for locale in self.map.locales.values():
-            x, y = layout["points"][str(locale.id)]
-            self.nodes[locale.id] = Node(locale.id, x, y / self.aspect,
-                                         node_radius(locale.capacity, scale), locale.capacity,
-                                         locale.hill, tuple(s for s in STAR_ORDER
-                                                            if s in locale.stars), locale.name)
-        self.borders = [BorderLine(b.a, b.b, "impassable" if not b.passable else
-                                   "wide" if b.wide else "narrow") for b in self.map.borders]
+            shape = self.geometry.locales[locale.id]
+            self.regions[locale.id] = Region(
+                locale.id, shape.outline, shape.anchor, shape.clearance, shape.capacity_box,
+                locale.capacity, locale.hill, tuple(s for s in STAR_ORDER if s in locale.stars),
+                locale.name)
+        self.bars = [BorderBar(b.a, b.b, self.geometry.bar(b.a, b.b).ends(), b.wide)
+                     for b in self.map.borders if b.passable]
+        self.closed_borders = [(b.a, b.b) for b in self.map.borders if not b.passable]
         mains: dict[tuple[int, int], bool] = {}
         for road in self.map.roads:
             key = (min(road.a, road.b), max(road.a, road.b))
             mains[key] = mains.get(key, False) or road.main
-        self.roads = [RoadLine(a, b, main) for (a, b), main in sorted(mains.items())]
+        self.roads = [RoadLine((self.regions[a].anchor, self.geometry.bar(a, b).centre,
+                                self.regions[b].anchor), main)
+                      for (a, b), main in sorted(mains.items())]
 
     @property
-    def height(self) -> float:
-        """The map's height in width units."""
-        return 1 / self.aspect
+    def aspect(self) -> float:
+        """Width over height of the printed sheet."""
+        return self.width / self.height
 
-    def point(self, position: str) -> tuple[float, float]:
-        """Where a position is drawn: a locale's centre, or its approach just outside its circle
-        on the line to the neighbour."""
-        locale, other = parse_position(position)
-        node = self.nodes[locale]
-        if other is None:
-            return node.x, node.y
-        far = self.nodes[other]
-        dx, dy = far.x - node.x, far.y - node.y
-        dist = math.hypot(dx, dy) or 1e-9
-        reach = min(node.radius * (1 + APPROACH_GAP), dist / 2)
-        return node.x + dx / dist * reach, node.y + dy / dist * reach
+    def bar(self, position: str) -> ApproachBar:
+        """The printed bar of an approach position ("64>63")."""
+        locale, toward = parse_position(position)
+        assert toward is not None
+        return self.geometry.bar(locale, toward)
+
+    def point(self, position: str) -> Point:
+        """Where a position's blocks gather: a locale's anchor, or just inside its own locale
+        behind an approach's bar."""
+        locale, toward = parse_position(position)
+        if toward is None:
+            return self.regions[locale].anchor
+        bar = self.geometry.bar(locale, toward)
+        return (bar.centre[0] + bar.inward[0] * BAR_DEPTH, bar.centre[1] + bar.inward[1] * BAR_DEPTH)
 
     def approaches(self) -> list[str]:
         """Every approach position (two per passable border)."""
-        found = []
-        for border in self.map.borders:
-            if border.passable:
-                found += [f"{border.a}>{border.b}", f"{border.b}>{border.a}"]
-        return found
+        return sorted(self.geometry.approaches)
 
     def scene(self, view: dict[str, Any]) -> Scene:
         """The stacks, flags and marks of a view (public or a seat's)."""
@@ -199,23 +222,23 @@ class TriumphBoard:
                      list(view.get("closed", ())), list(view.get("stormed", ())), off_map)
 
     def position_at(self, x: float, y: float, approaches: set[str] | frozenset[str] = frozenset(),
-                    slack: float = 1.0, reach: float = 0.0) -> str | None:
-        """The position a tap at (x, y) means: a reserve, or one of the listed approaches, whose
-        mark it falls in (`slack` widens every mark, `reach` is the least radius a finger gets),
-        the nearest edge winning; None when it falls in none."""
+                    reach: float = 0.0) -> str | None:
+        """The position a tap at sheet point (x, y) means: one of the listed approaches when the
+        tap is within `reach` of its bar on its own side, else the locale it falls in (or the
+        nearest within `reach` of it); None when there is none."""
+        tap = (x, y)
         best: tuple[float, str] | None = None
-        for node in self.nodes.values():
-            dist = math.hypot(x - node.x, y - node.y)
-            if dist <= max(node.radius * slack, reach):
-                score = dist - node.radius
-                if best is None or score < best[0]:
-                    best = (score, f"R{node.id}")
         for position in approaches:
-            ax, ay = self.point(position)
-            mark = self.nodes[parse_position(position)[0]].radius * 0.6
-            dist = math.hypot(x - ax, y - ay)
-            if dist <= max(mark * slack, reach * 0.7):
-                score = dist - mark
-                if best is None or score < best[0]:
-                    best = (score, position)
-        return best[1] if best else None
+            bar = self.bar(position)
+            dist = segment_distance(tap, *bar.ends())
+            own_side = ((x - bar.centre[0]) * bar.inward[0] + (y - bar.centre[1]) * bar.inward[1]
+                        > -BAR_DEPTH)
+            if dist <= max(reach, BAR_DEPTH * 1.5) and own_side and (best is None or dist < best[0]):
+                best = (dist, position)
+        if best is not None:
+            return best[1]
+        for region in self.regions.values():
+            if inside(tap, region.outline):
+                return f"R{region.id}"
+        nearest = min(self.regions.values(), key=lambda r: edge_distance(tap, r.outline))
+        return f"R{nearest.id}" if edge_distance(tap, nearest.outline) <= reach else None

@@ -81,10 +81,17 @@ class TriumphSetupDraft:
 
     def problem(self) -> str | None:
         """The engine's objection to this set-up (its message), or None when it is valid."""
+        objection = self.objection()
+        return None if objection is None else objection["message"]
+
+    def objection(self) -> dict[str, Any] | None:
+        """The engine's objection as a refusal ({"rule", "message", "reason", "data"}) for the
+        tablet to say in its language, or None when the set-up is valid."""
         try:
             check_setup(self.side, self.setup, load_austerlitz())
         except ArbiterError as error:
-            return error.message
+            return {"rule": error.code, "message": error.message,
+                    "reason": getattr(error, "reason", ""), "data": getattr(error, "data", {})}
         return None
 
     def to_setup(self) -> dict[str, Any]:

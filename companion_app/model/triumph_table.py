@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion_app.model.triumph_answers import LossDraft, RetreatDraft
 from firmware_bridge.protocol.triumph_contract import SIDE_OF_SEAT
 from firmware_bridge.protocol.triumph_contract import VARIANT as TRIUMPH
 
@@ -160,9 +161,11 @@ class TriumphTable:
     setup: dict[str, Any] | None = None  # the set-up the referee accepted
     instructions: list[dict[str, Any]] = field(default_factory=list)  # {"seq", "steps"}, newest last
     done: set[tuple[int, int]] = field(default_factory=set)  # (block seq, step index) marked done
-    refusal: dict[str, str] | None = None  # {"rule", "message"} of the last refused command
+    refusal: dict[str, Any] | None = None  # {"rule", "message", "reason"?, "data"?} last refused
     command: Command | None = None
+    draft: RetreatDraft | LossDraft | None = None  # an answer being built block by block
     sent: dict[str, Any] | None = None  # the last action sent, until the next view
+    record: str | None = None  # the file the finished battle was kept as (public state)
     notice: str | None = None  # the referee's other answer (a known text is translated on screen)
 
     # -- feeding --------------------------------------------------------------------------------
@@ -176,6 +179,8 @@ class TriumphTable:
                     self.command.entry not in self.menu()):
                 self.command = None
                 self.refusal = self.notice = None
+            if self.decision_key() != before:
+                self.draft = None
         elif kind == "setup_accepted" and isinstance(payload.get("setup"), dict):
             self.setup = dict(payload["setup"])
         elif kind == "instructions":
@@ -183,10 +188,15 @@ class TriumphTable:
             self.instructions = [b for b in blocks or () if isinstance(b, dict)]
         elif kind == "refusal" and str(payload.get("rule", "")).startswith("nt-"):
             self.refusal = {"rule": str(payload["rule"]), "message": str(payload.get("message", ""))}
+            if payload.get("reason"):  # a referee that sends the reason: the tablet words it
+                self.refusal.update(reason=str(payload["reason"]), data=dict(payload.get("data") or {}))
             self.sent = None
         elif kind == "notice":  # another answer to the command (not its turn, wrong phase, ...)
             self.sent = None
             self.notice = payload.get("known") or payload.get("text")
+        elif kind == "record":
+            record = payload.get("record")
+            self.record = record if isinstance(record, str) and record else None
         elif kind == "new_game":
             self.__dict__.update(TriumphTable(seat=self.seat).__dict__)
 
@@ -287,8 +297,28 @@ class TriumphTable:
             self.refusal = None
 
     def cancel(self) -> None:
-        """Drop the command being composed."""
+        """Drop the command being composed, or the answer being built."""
         self.command = None
+        self.draft = None
+
+    def can_build(self) -> str | None:
+        """The answer this decision lets the player build block by block: "retreat" (a
+        retreat is among the legal answers), "losses", or None."""
+        options = self.options()
+        if any(o.get("type") == "retreat" for o in options):
+            return "retreat"
+        if any(o.get("type") == "assign_losses" for o in options):
+            return "losses"
+        return None
+
+    def build(self) -> None:
+        """Start building this decision's answer on the map."""
+        kind = self.can_build()
+        if kind == "retreat" and self.view is not None:
+            self.draft = RetreatDraft.start(self.view)
+        elif kind == "losses":
+            self.draft = LossDraft.start([o for o in self.options()
+                                          if o.get("type") == "assign_losses"], self.units_by_id())
 
     def sent_action(self, action: dict[str, Any]) -> dict[str, Any]:
         """Remember an action as sent (until the referee's next view) and return it."""

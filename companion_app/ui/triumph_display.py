@@ -12,11 +12,13 @@ from typing import Any
 from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion_app.i18n.catalog import N_
 from companion_app.i18n.texts import clock_text
 from companion_app.i18n.triumph_texts import (
+    MAP_LEGEND,
     army_name,
     attack_lines,
     commands_used_text,
@@ -54,7 +56,7 @@ class TimeTrack(Widget):
         self.redraw()
 
     def redraw(self, *_: Any) -> None:
-        """Ten boxes: 7 8 9 10 11 12 1 2 3 4."""
+        """Ten boxes, the hours as a 24-hour clock counts them: 7 8 9 10 11 12 13 14 15 16."""
         self.canvas.clear()
         count = LAST_HOUR - FIRST_HOUR + 1
         cell = self.width / count
@@ -69,7 +71,7 @@ class TimeTrack(Widget):
                 if current:
                     Color(1, 0.85, 0.3, 1)
                     Line(rectangle=(x + 1, self.y, cell - 2, self.height), width=2)
-            label = str(hour if hour <= 12 else hour - 12)
+            label = str(hour)
             texture = text_texture(label, int(sp(18) if current else sp(15)), current)
             w, h = texture.size
             with self.canvas:
@@ -88,6 +90,11 @@ class TriumphDisplay(BoxLayout):
         self.side = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.3,
                               padding=dp(6))
         paint_background(self.side, PANEL)
+        # the hour and the clocks stay put; everything else scrolls when the screen is small
+        self.scroll = ScrollView(do_scroll_x=False, bar_width=dp(5))
+        self.body = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
+        self.body.bind(minimum_height=self.body.setter("height"))
+        self.scroll.add_widget(self.body)
         self.turn = FitLabel(font_size=sp(26), bold=True, size_hint_y=None, height=dp(44))
         self.track = TimeTrack()
         self.clocks = FitLabel(font_size=sp(22), markup=True, size_hint_y=None, height=dp(36))
@@ -98,12 +105,21 @@ class TriumphDisplay(BoxLayout):
         self.result = WrapLabel(font_size=sp(22), bold=True, collapse_empty=True)
         self.notes = WrapLabel(font_size=sp(14), collapse_empty=True)
         self.legend = WrapLabel(font_size=sp(13), markup=True, color=(0.85, 0.86, 0.9, 1))
-        for widget in (self.turn, self.track, self.clocks, self.morale, self.commands,
-                       self.waiting, self.result, self.attack, self.notes, Widget(),
-                       self.legend):
+        for widget in (self.turn, self.track, self.clocks, self.scroll):
             self.side.add_widget(widget)
+        for widget in (self.morale, self.commands, self.waiting, self.result, self.attack,
+                       self.notes, self.legend):
+            self.body.add_widget(widget)
         self.add_widget(self.map)
         self.add_widget(self.side)
+        self.bind(size=self._orient)
+
+    def _orient(self, *_: Any) -> None:
+        """Beside the map on a wide screen, under it on an upright one."""
+        upright = self.height > self.width
+        self.orientation = "vertical" if upright else "horizontal"
+        self.map.size_hint = (1, 0.62) if upright else (0.7, 1)
+        self.side.size_hint = (1, 0.38) if upright else (0.3, 1)
 
     def refresh(self, state: TableState) -> None:
         """Redraw from the public state's view."""
@@ -142,8 +158,7 @@ def legend_text(tr: Any) -> str:
         f"[b][color=6f9bff]{army_name(tr, 'french')}[/color]   "
         f"[color=ff6e6e]{army_name(tr, 'allied')}[/color]   "
         f"[color=ffa000]{tr(ATTACK_WORD)}[/color]   [color=ffb74d]{tr(ROAD_WORD)}[/color][/b]",
-        tr("Number on a block: how many blocks; tan circle: a hill; coloured dots: objectives; "
-           "dashed red line: impassable; thick line: wide border; X: approach closed"),
+        tr(MAP_LEGEND),
     ])
 
 

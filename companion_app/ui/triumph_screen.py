@@ -11,6 +11,7 @@ from kivy.metrics import dp, sp
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 
+from companion_app.i18n.triumph_refusals import refusal_sentence
 from companion_app.i18n.triumph_tablet_texts import (
     ARMY_NAMES,
     capital,
@@ -25,14 +26,16 @@ from companion_app.i18n.triumph_tablet_texts import (
     missing_text,
     option_text,
     refusal_title,
-    result_line,
     short_position,
     side_text,
     step_text,
     unit_text,
 )
+from companion_app.i18n.triumph_texts import MAP_LEGEND
 from companion_app.model.table import TableState
+from companion_app.model.triumph_answers import LossDraft, RetreatDraft
 from companion_app.model.triumph_table import SIDE_OF_SEAT, TriumphTable
+from companion_app.ui.triumph_end import fill_end
 from companion_app.ui.triumph_panel import MapPanelScreen
 from companion_app.ui.widgets import BigButton
 
@@ -59,6 +62,12 @@ class TriumphScreen(MapPanelScreen):
         self.send_button: BigButton | None = None
         self.control_buttons: list[BigButton] = []
         self.headline = ""
+        self.end_lines: list[Any] = []
+        self.draft_buttons: dict[str, Button] = {}
+        self.draft_send: Any = None
+        self.draft_problem: Any = None
+        self.build_button: Any = None
+        self.legend: Any = None
         self._resign_armed = False
 
     @property
@@ -90,6 +99,11 @@ class TriumphScreen(MapPanelScreen):
         self.refresh(self.root_app.state)
 
     def _map_position(self, position: str) -> None:
+        draft = self.table.draft
+        if isinstance(draft, RetreatDraft) and position.startswith("R"):
+            if draft.send_to(int(position[1:])):
+                self.refresh(self.root_app.state)
+            return
         command = self.table.command
         if command is not None and command.choose(position):
             self.refresh(self.root_app.state)
@@ -128,34 +142,41 @@ class TriumphScreen(MapPanelScreen):
         if view:
             self.map.show(view)
         command = table.command
-        if command is not None and command.destination is not None:  # the map confirms the choice
+        if isinstance(table.draft, RetreatDraft):  # where the blocks may go
+            self.map.highlight([f"R{n}" for n in table.draft.targets])
+        elif command is not None and command.destination is not None:  # the map confirms the choice
             self.map.highlight([command.positions()[command.destination]])
         else:
             self.map.highlight(command.positions() if command is not None else [])
         side = table.side
         army = tr(ARMY_NAMES[side]) if side else ""
+        if view.get("result"):  # the end of the battle has the panel to itself
+            self.end_lines = fill_end(self, tr, dict(view, record=table.record) if table.record
+                                      else view, side)
+            self._instructions(tr, table)
+            self._army(tr, table)
+            return
+        self.end_lines = []
         self.heading(f"{army} · {hour_text(tr, view.get('round'))}", 20)
         morale = view.get("morale") or {}
         self.line(tr("Morale: French {french} · Allies {allied}").format(
             french=morale.get("french", "?"), allied=morale.get("allied", "?")), 16)
-        if view.get("result"):
-            self.heading(result_line(tr, view["result"], side), 22)
-        elif view.get("to_move") == side:
+        if view.get("to_move") == side:
             self.line(commands_text(tr, table.commands_left()), 15)
         if table.notice:  # the referee's other answers (the adapter's known texts translate)
             self.line("[color=ffd54f]" + tr(table.notice) + "[/color]", 16)
         if table.refusal:
             self.line("[color=ff8a80]" + tr("Refused ({rule}): {text}").format(
-                rule=refusal_title(tr, table.refusal["rule"]), text=table.refusal["message"])
-                + "[/color]", 16)
+                rule=refusal_title(tr, table.refusal["rule"]),
+                text=refusal_sentence(tr, table.refusal, table.units_by_id())) + "[/color]", 16)
         body = self._headline(tr, table, view)
         self._offer(tr, state)
         self._instructions(tr, table)  # the blocks on the map first: the game goes on from there
         if body:
             self._decision(tr, table)
         self._army(tr, table)
-        if not view.get("result"):
-            self._controls(tr)
+        self._controls(tr)
+        self.legend = self.line("[color=b0bec5]" + tr(MAP_LEGEND) + "[/color]", 14)
 
     # -- takebacks and resigning (the referee refuses a takeback once anything was shown) -------
     def _offer(self, tr: Any, state: TableState) -> None:
@@ -208,6 +229,15 @@ class TriumphScreen(MapPanelScreen):
         decision = pending[1]
         units = table.units_by_id()
         if decision != "command":
+            if table.draft is not None:
+                self._builder(tr, table, units)
+                return
+            kind = table.can_build()
+            if kind is not None:
+                self.build_button = self.button(
+                    tr("Plan the retreat block by block, on the map") if kind == "retreat"
+                    else tr("Place the losses block by block"), self.build, "primary", 52, 16)
+                self.line(tr("Or choose a whole answer:"), 15)
             # standing comes before running (the defence first, the fullest first), and answers
             # that read alike are one: identical blocks of a group are interchangeable (no block
             # is ever named on the table, only its face)
@@ -223,10 +253,9 @@ class TriumphScreen(MapPanelScreen):
                 self.option_buttons.append((option, self.decision_buttons[-1]))
             return
         if table.command is None:
+            # the commands first; ending the turn is the last choice, no larger than the others
             menu = table.menu()
             ends = [i for i, e in enumerate(menu) if e.get("type") == "end_turn"]
-            for index in ends:
-                self.decision_buttons.append(self.button(tr("End turn"), partial(self.pick, index), "warn", 48))
             grid = self.grid(2)
             for index, entry in enumerate(menu):
                 if index not in ends:
@@ -234,6 +263,11 @@ class TriumphScreen(MapPanelScreen):
                     button.bind(on_release=lambda *_, i=index: self.pick(i))
                     grid.add_widget(button)
                     self.decision_buttons.append(button)
+            for index in ends:
+                button = BigButton(text=tr("End turn"), height=dp(48), font_size=sp(15), role="warn")
+                button.bind(on_release=lambda *_, i=index: self.pick(i))
+                grid.add_widget(button)
+                self.decision_buttons.append(button)
             return
         self._composer(tr, table, units)
 
@@ -280,6 +314,91 @@ class TriumphScreen(MapPanelScreen):
                 button.bind(on_release=lambda *_, i=index: self.choose(i))
                 grid.add_widget(button)
                 self.destination_buttons.append(button)
+
+    # -- answers built block by block ---------------------------------------------------------
+    def build(self) -> None:
+        """Start building the pending answer block by block."""
+        self.table.build()
+        self.refresh(self.root_app.state)
+
+    def _draft_do(self, act: Any, *args: Any) -> None:
+        act(*args)
+        self.refresh(self.root_app.state)
+
+    def send_draft(self) -> None:
+        """Send the answer built."""
+        draft = self.table.draft
+        answer = draft.answer() if draft is not None else None
+        if answer is not None and (not isinstance(draft, RetreatDraft) or draft.problem() is None):
+            self.table.draft = None
+            self.send(answer)
+
+    def _builder(self, tr: Any, table: TriumphTable, units: dict[str, dict[str, Any]]) -> None:
+        draft = table.draft
+        self.draft_buttons = {}
+        if isinstance(draft, RetreatDraft):
+            self.line(tr("Tap a block, then a green locale on the map to send it there. "
+                         "Each block that must take losses has a button for one more step."), 15)
+            for unit in draft.plan.units:
+                self._retreat_unit(tr, draft, unit, units)
+            problem = draft.problem()
+            ready = problem is None
+            if problem is None:
+                said = "[color=a5d6a7]" + tr("This retreat follows the rules.") + "[/color]"
+            else:
+                said = "[color=ffd54f]" + refusal_sentence(tr, {
+                    "rule": problem.rule, "message": problem.message, "reason": problem.reason,
+                    "data": problem.data}, units) + "[/color]"
+            self.draft_problem = self.line(said, 15)
+            label = tr("Send this retreat")
+        elif isinstance(draft, LossDraft):
+            self.line(tr("Tap a block once for each step it loses."), 15)
+            for unit in draft.group:
+                lost = draft.allocation.get(unit, 0)
+                text = tr("{unit}: {steps} lost").format(
+                    unit=unit_text(tr, units.get(unit), with_corps=False), steps=lost)
+                self.draft_buttons[unit] = self.button(
+                    text, partial(self._draft_do, draft.add_loss, unit),
+                    "primary" if lost else "normal", 48, 15)
+            ready = draft.answer() is not None
+            self.draft_problem = self.line(tr("Steps left to place: {left}").format(left=draft.left()), 15)
+            label = tr("Send these losses")
+        else:
+            return
+        self.draft_send, _ = self.row((label, self.send_draft, "primary"), (tr("Back"), self.back, "normal"))
+        self.draft_send.disabled = not ready
+
+    def _retreat_unit(self, tr: Any, draft: RetreatDraft, unit: str,
+                      units: dict[str, dict[str, Any]]) -> None:
+        face = unit_text(tr, units.get(unit), with_corps=False)
+        lost = draft.losses.get(unit, 0)
+        if unit in draft.plan.artillery:
+            state = tr("eliminated (artillery does not retreat)")
+        elif lost >= draft.strength(unit):
+            state = tr("eliminated")
+        else:
+            where = draft.to.get(unit)
+            state = (tr("loses {steps}").format(steps=lost) + " · " if lost else "") + (
+                tr("to {locale}").format(locale=where) if where else tr("not placed yet"))
+        kept = [n for n, u in draft.keep.items() if u == unit]
+        if kept:
+            state += " · " + tr("keeps {commander}").format(commander=kept[0])
+        chosen = draft.selected == unit
+        self.draft_buttons[unit] = self.button(
+            ("▶ " if chosen else "") + f"{face} · {state}",
+            partial(self._draft_do, draft.tap_unit, unit), "primary" if chosen else "normal", 48, 15)
+        if not chosen:
+            return
+        actions = []
+        if draft.loses(unit):
+            actions.append((tr("One more step lost"), partial(self._draft_do, draft.add_loss, unit),
+                            "normal"))
+        commander = (units.get(unit) or {}).get("commander")
+        if commander in draft.plan.commanders and unit in draft.survivors():
+            actions.append((tr("Keeps {commander}").format(commander=commander),
+                            partial(self._draft_do, draft.keep_with, commander, unit), "normal"))
+        if actions:
+            self.row(*actions)
 
     def grid(self, columns: int) -> GridLayout:
         """A grid of buttons in the panel, as high as its rows."""

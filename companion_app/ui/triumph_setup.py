@@ -10,6 +10,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.textinput import TextInput
 
+from companion_app.i18n.triumph_refusals import refusal_sentence
 from companion_app.i18n.triumph_tablet_texts import (
     ARMY_NAMES,
     face_text,
@@ -127,8 +128,11 @@ class TriumphSetupScreen(MapPanelScreen):
                 else tr("Tap a unit, then a corps to move it there."))
         self.line(hint, 15)
         problem = draft.problem()
-        if problem:
-            self.line("[color=ffd54f]" + tr("Not allowed yet:") + " " + problem + "[/color]", 15)
+        objection = draft.objection()
+        if objection is not None:
+            units = {str(u.get("id")): u for u in draft.units}
+            self.line("[color=ffd54f]" + tr("Not allowed yet:") + " "
+                      + refusal_sentence(tr, objection, units) + "[/color]", 15)
         else:
             self.line("[color=a5d6a7]" + tr("Your set-up follows the rules.") + "[/color]", 15)
         for error in state.setup_errors:

@@ -4,7 +4,8 @@ It is built from what one seat knows plus one sampled world (a kind for every en
 from a `Game`. Kinds are small integers, the battle table is computed once per variant with the
 rules engine's own `resolve_battle`, and the two-squares rule is modelled exactly as the engine
 reads it (`engine/stratego/repetition.py`); the more-squares rule is not modelled here: the player filters
-its root moves with the chase warning its view carries.
+its root moves with the chase warning its view carries and with its own copy of the repetition
+rules (`public_rules.py`).
 """
 
 from __future__ import annotations
@@ -85,6 +86,9 @@ class SearchBoard:
         self.square: list[int] = []  # -1 once captured
         self.ident: list[int] = []  # the engine's piece id
         self.moved: list[bool] = []
+        # How much an enemy piece's kind is a guess in this world: 0 shown, 1 hidden and moved,
+        # more for one that never moved (a bomb is among its guesses); see `loss_aversion`.
+        self.hidden: list[float] = []
         self.movers: tuple[list[int], list[int]] = ([], [])  # mobile piece indices per colour
         self.mobile_count = [0, 0]
         self.runs: list[Run | None] = [None, None]
@@ -94,8 +98,10 @@ class SearchBoard:
 
     # -- building -------------------------------------------------------------------------
 
-    def add(self, square: int, color: int, kind: str, ident: int, moved: bool = False) -> int:
-        """Put a piece on an empty square; returns its index."""
+    def add(self, square: int, color: int, kind: str, ident: int, moved: bool = False,
+            hidden: float = 0.0) -> int:
+        """Put a piece on an empty square; returns its index (hidden: how much its kind is a
+        guess, 0 when shown)."""
         if self.cells[square] != EMPTY:
             raise ValueError(f"square {square} is not free")
         code = self.rules.code[kind]
@@ -105,6 +111,7 @@ class SearchBoard:
         self.square.append(square)
         self.ident.append(ident)
         self.moved.append(moved)
+        self.hidden.append(hidden)
         self.cells[square] = index
         if self.rules.mobile[code]:
             self.mobile_count[color] += 1

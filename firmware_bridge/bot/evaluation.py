@@ -2,7 +2,11 @@
 
 Values follow the rank, adjusted by what is still alive: the Spy is worth a great deal while the
 enemy Marshal (the piece it may assassinate) lives and little after; Miners are worth more while
-enemy bombs remain, the more so the fewer Miners are left. The pull (`Attraction`) is the expected
+enemy bombs remain, the more so the fewer Miners are left; a piece that no enemy piece still
+alive can beat (bombs and the assassin aside) rules the board and is worth half as much again.
+Losing a piece in a battle against an unknown piece weighs more the more the piece is worth
+(`loss_aversion`): a Marshal lost to a bomb loses games, not just 100 points, so high pieces
+leave the unknown to Scouts, Miners and Sergeants. The pull (`Attraction`) is the expected
 gain of attacking each enemy piece with each of our kinds under the notebook's beliefs, fading
 linearly with the walking distance, so quiet moves head for fights the bot expects to win and for pieces
 that may be the flag.
@@ -20,12 +24,21 @@ RANK_VALUE = {10: 100.0, 9: 80.0, 8: 55.0, 7: 35.0, 6: 22.0, 5: 14.0, 4: 9.0, 3:
 TRAP_VALUE = 5.0  # a bomb: it guards, and it costs the attacker a piece
 FLAG_PULL = 120.0  # what an attack on a possible flag is worth to the pull (not to material)
 REACH = 30.0  # steps at which a target's pull fades out (it falls linearly, so far pieces feel it)
+DOMINANT = 1.5  # a piece no enemy piece alive can beat (bombs and the assassin aside)
+AVERSION_SCALE = 50.0  # loss aversion: a battle lost to an unknown piece costs value x (1 + value / this)
+
+
+def loss_aversion(value: float, guess: float = 1.0) -> float:
+    """How much more than its value a piece's loss to an unknown piece weighs (`guess`: how
+    much of a guess the enemy piece is, 1 for one that moved, more for one that never did)."""
+    return 1.0 + guess * value / AVERSION_SCALE
 
 
 def kind_values(rules: Rules, alive: Mapping[int, Mapping[str, int]]) -> tuple[list[float], list[float]]:
     """The value of each kind code for red (0) and blue (1), given the kinds alive on each side."""
     variant = rules.variant
     combat = variant.combat
+    assassins = {attacker for attacker, _ in combat.assassins}
     result: list[list[float]] = []
     for side in (0, 1):
         mine, theirs = alive[side], alive[1 - side]
@@ -38,6 +51,8 @@ def kind_values(rules: Rules, alive: Mapping[int, Mapping[str, int]]) -> tuple[l
                 value = TRAP_VALUE
             else:
                 value = RANK_VALUE.get(kind.rank or 0, 5.0)
+                if kind.mobile and not _beaten_by(rules, name, theirs, assassins):
+                    value *= DOMINANT
             for attacker, target in combat.assassins:
                 if attacker == name and theirs.get(target, 0) > 0:
                     value += 0.45 * RANK_VALUE.get(variant.kinds[target].rank or 0, 50.0)
@@ -50,13 +65,30 @@ def kind_values(rules: Rules, alive: Mapping[int, Mapping[str, int]]) -> tuple[l
     return result[0], result[1]
 
 
+def _beaten_by(rules: Rules, name: str, theirs: Mapping[str, int], assassins: set[str]) -> bool:
+    """True when an enemy soldier still alive beats or trades with `name` in some battle."""
+    code, battle = rules.code, rules.battle
+    mine = code[name]
+    for enemy, count in theirs.items():
+        if count <= 0 or enemy in assassins or enemy not in code:
+            continue
+        other = code[enemy]
+        if not rules.mobile[other]:
+            continue  # bombs stop attackers, but never hunt anything
+        if battle[other][mine] != DEFENDER_WINS or battle[mine][other] != ATTACKER_WINS:
+            return True
+    return False
+
+
 def expected_gain(rules: Rules, attacker: str, belief: Mapping[str, float],
                   values: tuple[list[float], list[float]], side: int) -> float:
-    """The average material an attack by `attacker` wins against a piece with these beliefs."""
+    """The average material an attack by `attacker` wins against a piece with these beliefs,
+    its own loss weighed by `loss_aversion` when the piece is not known for certain."""
     code = rules.code
     own, theirs = values[side], values[1 - side]
     total = 0.0
     a = code[attacker]
+    aversion = loss_aversion(own[a]) if len(belief) > 1 else 1.0
     for kind, p in belief.items():
         if p <= 0.0:
             continue
@@ -65,9 +97,9 @@ def expected_gain(rules: Rules, attacker: str, belief: Mapping[str, float],
         if outcome == ATTACKER_WINS:
             gain = FLAG_PULL if rules.objective[d] else theirs[d]
         elif outcome == DEFENDER_WINS:
-            gain = -own[a]
+            gain = -own[a] * aversion
         else:
-            gain = theirs[d] - own[a]
+            gain = theirs[d] - own[a] * aversion
         total += p * gain
     return total
 

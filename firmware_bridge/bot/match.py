@@ -3,12 +3,18 @@
 The match referee holds the `Game` (players never do): each seat gets its own view and the
 events redacted for it after every ruling, exactly what a tablet gets. A move the rules refuse,
 an unreadable answer or no answer when it is that seat's turn forfeits the game. Results are
-printed with Wilson 95% intervals.
+printed with Wilson 95% intervals, wins by play (flag taken, opponent left without a move) apart
+from wins by the opponent's forfeit.
+
+`--rules none` referees without the repetition rules, as the UCC 2012 manager did, for sparring
+with programs that never knew them; our own bot obeys them all the same (it follows them from the
+public moves, `public_rules.py`).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import random
 import sys
@@ -21,11 +27,27 @@ from engine.stratego.game import Game
 from engine.stratego.pieces import Color
 from engine.stratego.setups import validate_setup
 from engine.stratego.squares import Move, Square
-from engine.stratego.variants import get_variant
+from engine.stratego.variants import Variant, get_variant
 from engine.stratego.views import redact_events
 from firmware_bridge.bot.players import HeuristicPlayer, Player, RandomPlayer
 
 PLAYER_SPECS = "bot:LEVEL (easy, normal, strong), random, heuristic, ucc:COMMAND"
+RULES = ("classic", "none")  # the variant's own repetition rules, or none (the UCC 2012 manager)
+
+
+def referee_variant(variant_name: str, rules: str = "classic") -> Variant:
+    """The variant the match referee rules by: as named, or without the repetition rules."""
+    if rules not in RULES:
+        raise ValueError(f"unknown rules {rules!r}; known: {', '.join(RULES)}")
+    variant = get_variant(variant_name)
+    if rules == "none":
+        return dataclasses.replace(variant, two_squares_limit=None, more_squares_rule=False)
+    return variant
+
+
+def by_play(reason: str) -> bool:
+    """True when a game was won on the board, not by the loser's forfeit or broken setup."""
+    return not reason.startswith("forfeit-") and reason != "invalid-setup"
 
 
 @dataclass
@@ -68,10 +90,11 @@ def _setup(player: Player, variant_name: str, color: Color) -> dict[Square, str]
 
 
 def play_game(red: Player, blue: Player, variant_name: str, max_plies: int = 1000,
-              seed: int = 0, names: tuple[str, str] = ("red", "blue")) -> GameResult:
+              seed: int = 0, names: tuple[str, str] = ("red", "blue"),
+              rules: str = "classic") -> GameResult:
     """Referee one game to its end (or to the ply cap: a draw)."""
     seats = {Color.RED: red, Color.BLUE: blue}
-    variant = get_variant(variant_name)
+    variant = referee_variant(variant_name, rules)
     setups = {color: _setup(player, variant_name, color) for color, player in seats.items()}
     think: dict[str, list[float]] = {"red": [], "blue": []}
     bad = [color for color, setup in setups.items() if setup is None]
@@ -153,6 +176,7 @@ class Tally:
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    wins_by_play: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
     plies: list[int] = field(default_factory=list)
 
@@ -168,6 +192,7 @@ class Tally:
             self.draws += 1
         elif result.winner == first:
             self.wins += 1
+            self.wins_by_play += by_play(result.reason)
         else:
             self.losses += 1
         self.reasons[result.reason] = self.reasons.get(result.reason, 0) + 1
@@ -177,12 +202,15 @@ class Tally:
         """One line: W/D/L and the win rate with its Wilson 95% interval."""
         low, high = wilson(self.wins, self.games)
         rate = self.wins / self.games if self.games else 0.0
-        return (f"{first} vs {second}: {self.games} games, {self.wins} wins, {self.draws} draws, "
-                f"{self.losses} losses; win rate {rate:.1%} (95% Wilson {low:.1%}-{high:.1%})")
+        play_low, play_high = wilson(self.wins_by_play, self.games)
+        return (f"{first} vs {second}: {self.games} games, {self.wins} wins ({self.wins_by_play} by "
+                f"play), {self.draws} draws, {self.losses} losses; win rate {rate:.1%} (95% Wilson "
+                f"{low:.1%}-{high:.1%}); by play {play_low:.1%}-{play_high:.1%}")
 
 
 def run_match(first: str, second: str, games: int, variant_name: str, seed: int,
-              max_plies: int, progress: Any = None) -> tuple[Tally, list[GameResult]]:
+              max_plies: int, progress: Any = None,
+              rules: str = "classic") -> tuple[Tally, list[GameResult]]:
     """Play `games` games, `first` taking red in the even ones; returns the tally and each result."""
     tally = Tally()
     results = []
@@ -192,7 +220,8 @@ def run_match(first: str, second: str, games: int, variant_name: str, seed: int,
         red_spec, blue_spec = (first, second) if first_is_red else (second, first)
         red = make_player(red_spec, variant_name, Color.RED, game_seed * 2 + 1)
         blue = make_player(blue_spec, variant_name, Color.BLUE, game_seed * 2 + 2)
-        result = play_game(red, blue, variant_name, max_plies, game_seed, (red_spec, blue_spec))
+        result = play_game(red, blue, variant_name, max_plies, game_seed, (red_spec, blue_spec),
+                           rules)
         tally.add(result, first_is_red)
         results.append(result)
         if progress is not None:
@@ -211,9 +240,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-plies", type=int, default=1000)
+    parser.add_argument("--rules", default="classic", choices=RULES,
+                        help="classic: the variant's repetition rules; none: without them, as the "
+                             "UCC 2012 manager played (our bot obeys them all the same)")
     args = parser.parse_args(argv)
     try:
-        get_variant(args.variant)
+        referee_variant(args.variant, args.rules)
         for spec in (args.red, args.blue):
             if spec.startswith("ucc:"):
                 continue
@@ -222,6 +254,6 @@ def main(argv: list[str]) -> int:
         print(f"arbiter match: {error}", file=sys.stderr)
         return 2
     tally, _ = run_match(args.red, args.blue, args.games, args.variant, args.seed, args.max_plies,
-                         progress=print)
+                         progress=lambda line: print(line, flush=True), rules=args.rules)
     print(tally.summary(args.red, args.blue))
     return 0

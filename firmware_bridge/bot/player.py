@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ from firmware_bridge.bot.evaluation import (
     expected_gain,
     kind_values,
 )
+from firmware_bridge.bot.public_rules import PublicRepetition
 from firmware_bridge.bot.search import SearchStats, search_world
 from firmware_bridge.bot.seat import COLOR_CODE, SeatMemory
 
@@ -40,14 +42,16 @@ class Level:
     replies: bool  # search the opponent's answers (else: one ply and a capture step)
     sharpness: float  # 1: trust the notebook's beliefs; below 1: mix them toward "anything goes"
     noise: float  # random spread added to each move's value (an easy bot errs)
+    deep: bool = False  # replies include quiet approaches; forks count at the end of a line
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 0.15, 3, replies=False, sharpness=0.4, noise=8.0),
-    # The deadline keeps a Raspberry Pi 5 under 2 s a move (notebook included); here 40 worlds
-    # take ~0.05 s, so the deadline binds only on a slower machine.
-    "normal": Level("normal", 1.0, 40, replies=True, sharpness=1.0, noise=0.3),
-    "strong": Level("strong", 5.0, 300, replies=True, sharpness=1.0, noise=0.1),
+    "easy": Level("easy", 0.15, 3, replies=False, deep=False, sharpness=0.4, noise=8.0),
+    # 40 worlds take ~0.03-0.1 s here (more worlds measured no better, docs/bot.md); the 0.8 s
+    # deadline leaves room for the notebook update inside the 1 s a family waits at most here,
+    # and binds mainly on a slower machine (a Raspberry Pi 5).
+    "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3),
+    "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1),
 }
 
 DEFENCE_VALUE = 200.0  # what stopping an intruder next to our flag is worth, on top of material
@@ -57,6 +61,12 @@ PULL_WEIGHT = 1.0  # weight of the change in pull a move makes
 URGENCY_PLIES = 500  # the pull grows by its own size every this many plies: games must end
 BACK_COST = 1.5  # walking straight back to the square a piece just left
 REVEAL_SHARE = 0.12  # share of an unknown high piece's value lost by showing it in a battle
+# A piece of ours the opponent knows, whose assassin (the Spy, for the Marshal) is still alive:
+# any hidden piece next to it that may be the assassin is taken for it with at least this
+# chance (an assassin waits, unmoved, for the known target to come by), and standing there costs
+# this share of the piece's value times that chance.
+ASSASSIN_FLOOR = 0.25
+ASSASSIN_DREAD = 1.0
 
 
 class ComputerPlayer:
@@ -72,6 +82,7 @@ class ComputerPlayer:
         self.rng = random.Random(seed)
         self.notebook = Notebook(self.variant, self.color)
         self.memory = SeatMemory(self.variant, self.color.value)
+        self.public_rules = PublicRepetition(self.variant, self.color)
         self._distances: list[list[int]] | None = None
         self._last_view: dict[str, Any] | None = None
         self.last_stats = SearchStats()
@@ -87,6 +98,7 @@ class ComputerPlayer:
         """Read one seat update; when it is our turn, answer a move such as "e4-e5"."""
         self.notebook.observe(view, events)
         self.memory.observe(view, events)
+        self.public_rules.observe(view, events)
         if view.get("result") is not None or view.get("to_move") != self.color.value:
             return None
         started = time.perf_counter()
@@ -116,7 +128,7 @@ class ComputerPlayer:
         while True:
             values = self._values(board)
             found = search_world(board, me, moves, values, self.level.replies,
-                                 deadline if stats.worlds else None, stats)
+                                 deadline if stats.worlds else None, stats, self.level.deep)
             if found is None:
                 break
             stats.worlds += 1
@@ -169,12 +181,14 @@ class ComputerPlayer:
             return {}
 
     def _root_moves(self, board: SearchBoard, view: dict[str, Any]) -> list[tuple[int, int]]:
-        """Our legal moves as far as the seat can tell: two-squares modelled, chase refusals and
+        """Our legal moves as far as the seat can tell: two-squares modelled, chase refusals (the
+        view's warning and our own copy of the rules, so no transport can make us illegal) and
         moves the referee already refused at this ply left out."""
         me = COLOR_CODE[self.color.value]
         refused = set(self.memory.refused)
         warning = view.get("chase_warning") or {}
         refused.update(warning.get("refused", []))
+        refused.update(self.public_rules.refused([board.move_name(*m) for m in board.moves(me)]))
         moves = [m for m in board.moves(me) if board.move_name(*m) not in refused]
         if not moves and board.runs[me] is not None:
             # Our own count of the back-and-forth may be stricter than the referee's (after a
@@ -213,6 +227,41 @@ class ComputerPlayer:
             result[piece_id] = DEFENCE_VALUE * walks * DEFENCE_DECAY ** max(0, steps - 1)
         return result
 
+    def _assassin_danger(self, board: SearchBoard, beliefs: dict[int, dict[str, float]],
+                         known_ids: set[int], me: int) -> dict[int, Callable[[int, int], float]]:
+        """Our known pieces an enemy assassin alive hunts: piece index -> the chance, at a
+        square, that a hidden neighbour is that assassin (the square it leaves not counted)."""
+        assassins = self.variant.combat.assassins
+        if not assassins:
+            return {}
+        alive = self.notebook.remaining()
+        result: dict[int, Callable[[int, int], float]] = {}
+        cells, neighbours = board.cells, board.neighbours
+        for piece in board.movers[me]:
+            if board.square[piece] < 0 or board.ident[piece] not in known_ids:
+                continue
+            name = board.kind_name(piece)
+            hunters = [a for a, target in assassins if target == name and alive.get(a, 0) > 0]
+            if not hunters:
+                continue
+
+            def at_risk(square: int, leaving: int, hunters: list[str] = hunters) -> float:
+                safe = 1.0
+                for near in neighbours[square]:
+                    other = cells[near]
+                    if other < 0 or near == leaving or board.color[other] == me:
+                        continue
+                    belief = beliefs.get(board.ident[other], {})
+                    chance = sum(belief.get(h, 0.0) for h in hunters)
+                    if chance > 0.0 and len(belief) > 1:
+                        safe *= 1.0 - max(chance, ASSASSIN_FLOOR)
+                    elif chance > 0.0:
+                        safe = 0.0  # a known assassin
+                return 1.0 - safe
+
+            result[piece] = at_risk
+        return result
+
     def _root_bonus(self, board: SearchBoard, view: dict[str, Any], moves: list[tuple[int, int]],
                     beliefs: dict[int, dict[str, float]], me: int) -> list[float]:
         """World-independent preferences: the pull toward good fights, showing less, no dithering."""
@@ -246,11 +295,16 @@ class ComputerPlayer:
                      if sq >= 0 and board.color[p] == me and objective[board.kind[p]]), -1)
         cover = set(board.neighbours[flag]) if flag >= 0 else set()
         weight = PULL_WEIGHT * (1.0 + int(view.get("ply", 0)) / URGENCY_PLIES)
+        danger = self._assassin_danger(board, beliefs, known_ids, me)
         result = []
         for origin, target in moves:
             piece = board.cells[origin]
             name = board.kind_name(piece)
             bonus = weight * (attraction.pull(name, target) - attraction.pull(name, origin))
+            if piece in danger:
+                at_risk = danger[piece]
+                bonus -= ASSASSIN_DREAD * values[me][board.kind[piece]] * (
+                    at_risk(target, origin) - at_risk(origin, origin))
             if self.memory.last_from.get(board.ident[piece]) == target:
                 bonus -= BACK_COST
             if origin in cover and target not in cover:

@@ -4,7 +4,10 @@ For each world (every enemy piece given a kind, drawn by the notebook's beliefs)
 root moves we play the move, let the opponent answer with its attacks and with the escapes of the
 pieces we now threaten, and finish with a quiescence step: the best capture still open to us. The
 values of a root move are summed over worlds, so a battle against an unknown piece counts as the
-average over what that piece may be (the chance node), weighted by the beliefs.
+average over what that piece may be (the chance node), weighted by the beliefs. A piece of ours
+lost to an enemy piece whose kind the world only guesses weighs more than its value
+(`evaluation.loss_aversion`). With `deep` the opponent's quiet approaches are answers too, and
+the end of each line counts the threat we cannot parry (`leaf_value`: a fork costs a piece).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import time
 from collections.abc import Sequence
 
 from firmware_bridge.bot.board import ATTACKER_WINS, BOTH_DIE, DEFENDER_WINS, EMPTY, SearchBoard
+from firmware_bridge.bot.evaluation import loss_aversion
 
 # A won game in material units: about a whole army (classic: ~650), so that a small chance of
 # finding the flag in one world does not outweigh losing real pieces in all the others.
@@ -31,17 +35,25 @@ class SearchStats:
         self.seconds = 0.0
 
 
+def _lost(value: float, guess: float) -> float:
+    """What a piece of this value costs its side when it dies: more against a guessed piece."""
+    return value * loss_aversion(value, guess) if guess else value
+
+
 def battle_gain(board: SearchBoard, attacker: int, defender: int, values: Values) -> float:
-    """Material the attacker's side wins (negative: loses) in this battle; WIN for an objective."""
-    kinds, colors = board.kind, board.color
+    """Material the attacker's side wins (negative: loses) in this battle; WIN for an objective.
+
+    Only enemy pieces are hidden, so a battle with a hidden piece is one where our piece meets
+    a guess: our loss there weighs `loss_aversion` more (the guess may be wrong in every world)."""
+    kinds, colors, hidden = board.kind, board.color, board.hidden
     ka, kd = kinds[attacker], kinds[defender]
     outcome = board.rules.battle[ka][kd]
     own, theirs = values[colors[attacker]], values[colors[defender]]
     if outcome == ATTACKER_WINS:
-        return WIN if board.rules.objective[kd] else theirs[kd]
+        return WIN if board.rules.objective[kd] else _lost(theirs[kd], hidden[attacker])
     if outcome == DEFENDER_WINS:
-        return -own[ka]
-    return theirs[kd] - own[ka]
+        return -_lost(own[ka], hidden[defender])
+    return _lost(theirs[kd], hidden[attacker]) - _lost(own[ka], hidden[defender])
 
 
 def attacks(board: SearchBoard, side: int) -> list[tuple[int, int]]:
@@ -93,14 +105,14 @@ def _move_gain(board: SearchBoard, undo: tuple, values: Values) -> float:
     _, _, piece, defender, outcome, _, _ = undo
     if defender == EMPTY:
         return 0.0
-    kinds, colors = board.kind, board.color
+    kinds, colors, hidden = board.kind, board.color, board.hidden
     own, theirs = values[colors[piece]], values[colors[defender]]
     if outcome == ATTACKER_WINS:
-        return theirs[kinds[defender]]
+        return _lost(theirs[kinds[defender]], hidden[piece])
     if outcome == DEFENDER_WINS:
-        return -own[kinds[piece]]
+        return -_lost(own[kinds[piece]], hidden[defender])
     assert outcome == BOTH_DIE
-    return theirs[kinds[defender]] - own[kinds[piece]]
+    return _lost(theirs[kinds[defender]], hidden[piece]) - _lost(own[kinds[piece]], hidden[defender])
 
 
 def _terminal(board: SearchBoard, side: int) -> float:
@@ -182,9 +194,62 @@ def flag_threatened(board: SearchBoard, me: int, flag: int, values: Values) -> b
     return any(t not in removable for t in threats)
 
 
+def threats(board: SearchBoard, side: int, values: Values) -> tuple[float, float]:
+    """The two best battle gains `side` could make now against two different victims."""
+    first = second = 0.0
+    first_victim = -1
+    cells = board.cells
+    for origin, target in attacks(board, side):
+        gain = battle_gain(board, cells[origin], cells[target], values)
+        if gain <= 0.0:
+            continue
+        victim = cells[target]
+        if gain > first:
+            if victim != first_victim:
+                second = first
+            first, first_victim = gain, victim
+        elif gain > second and victim != first_victim:
+            second = gain
+    return first, second
+
+
+def leaf_value(board: SearchBoard, me: int, capture: float, values: Values) -> float:
+    """Our side to move at the end of the line: take our best capture and lose the opponent's
+    best attack, or save the piece it threatens most and lose the second (a fork costs one)."""
+    first, second = threats(board, 1 - me, values)
+    if first <= 0.0:
+        return capture
+    return max(capture - first, -second)
+
+
+def approaches(board: SearchBoard, side: int) -> list[tuple[int, int]]:
+    """Quiet one-square moves of `side` that end next to an enemy piece (threats and forks)."""
+    cells, colors, squares, neighbours = board.cells, board.color, board.square, board.neighbours
+    found = []
+    for piece in board.movers[side]:
+        origin = squares[piece]
+        if origin < 0:
+            continue
+        for target in neighbours[origin]:
+            if cells[target] != EMPTY:
+                continue
+            for near in neighbours[target]:
+                other = cells[near]
+                if other >= 0 and colors[other] != side:
+                    found.append((origin, target))
+                    break
+    run = board.runs[side]
+    if run is not None and run[4] >= board.rules.limit:
+        found = [m for m in found if not board._refused(board.cells[m[0]], m[0], m[1])]
+    return found
+
+
 def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
-                flag: int = -1) -> float:
-    """The opponent (to move) answers as well as it can; value for it, after our capture step."""
+                flag: int = -1, deep: bool = False) -> float:
+    """The opponent (to move) answers as well as it can; value for it, after our capture step.
+
+    `deep`: its quiet approaches count too, and at the end of each line we cannot parry two
+    threats at once (`leaf_value`)."""
     opponent = 1 - me
     before = attacks(board, me)
     cells = board.cells
@@ -194,12 +259,15 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
         if gain > 0:
             victims.append(cells[target])
             mine = max(mine, gain)
-    best = -mine  # a quiet move elsewhere leaves our best capture open
+    # A quiet move elsewhere leaves our best capture open (and, deep, the threats it has now).
+    best = -leaf_value(board, me, mine, values) if deep else -mine
     if flag_threatened(board, me, flag, values):
         best += FLAG_THREAT
     replies = attacks(board, opponent)
     for victim in victims:
         replies.extend(board.moves_of(victim))
+    if deep:
+        replies.extend(approaches(board, opponent))
     if board.mobile_count[opponent] <= 3 and not board.moves(opponent):
         return -WIN  # it cannot move and loses
     for origin, target in replies:
@@ -208,8 +276,10 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
         if board.finished:
             value = _terminal(board, opponent)
         else:
-            value = _move_gain(board, undo, values) - capture_after(
-                board, me, before, origin, target, values)
+            capture = capture_after(board, me, before, origin, target, values)
+            if deep:
+                capture = leaf_value(board, me, capture, values)
+            value = _move_gain(board, undo, values) - capture
             if flag_threatened(board, me, flag, values):
                 value += FLAG_THREAT
         board.unmake(undo)
@@ -219,7 +289,8 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
 
 
 def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], values: Values,
-                 replies: bool, deadline: float | None, stats: SearchStats) -> list[float] | None:
+                 replies: bool, deadline: float | None, stats: SearchStats,
+                 deep: bool = False) -> list[float] | None:
     """The value of each root move in this world; None when the deadline passed before the end."""
     result: list[float] = []
     flag = flag_square(board, me)
@@ -231,7 +302,7 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
         if board.finished:
             value = _terminal(board, me)
         elif replies:
-            value = _move_gain(board, undo, values) - reply_value(board, me, values, stats, flag)
+            value = _move_gain(board, undo, values) - reply_value(board, me, values, stats, flag, deep)
         else:
             value = _move_gain(board, undo, values) - best_capture(board, 1 - me, values)[0]
         board.unmake(undo)

@@ -15,6 +15,10 @@ from engine.stratego.variants import Variant
 from firmware_bridge.bot.board import BLUE, RED, Rules, SearchBoard, rules_for
 
 COLOR_CODE = {"red": RED, "blue": BLUE}
+# How much of a guess an enemy piece's kind is (`SearchBoard.hidden`): one that never moved may be
+# a bomb, which beats every piece but a Miner, so losing to a guess there is dreaded more.
+HIDDEN_MOVED = 1.0
+HIDDEN_STILL = 2.5
 
 
 @dataclass
@@ -97,7 +101,8 @@ class SeatMemory:
             kind = shown if shown is not None else world.get(ident)
             if kind is None:
                 raise ValueError(f"no kind for piece {ident} in the sampled world")
-            board.add(square, code, kind, ident, moved)
+            guess = 0.0 if shown is not None else (HIDDEN_MOVED if moved else HIDDEN_STILL)
+            board.add(square, code, kind, ident, moved, hidden=guess)
         on_board = {int(p["id"]) for p in view["pieces"]}
         left = view.get("two_squares_left")
         for color, run in self.runs.items():

@@ -305,6 +305,8 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "computer_move": ((dict, type(None)), OPT, None),
         "computer": ((str, type(None)), OPT, _one_of(*SEATS, None)),  # the seat the computer plays
         "notebook": ((bool,), OPT, None),  # false: the referee forbids the players' notebook view
+        # The file a finished game was kept as (records/ beside the journal; docs/records.md).
+        "record": ((str, type(None)), OPT, None),
         # Napoleon's Triumph: the army each seat plays ({"red": "allied", "blue": "french"}).
         "sides": ((dict, type(None)), OPT, None),
         "at": ((int, float), OPT, None),
@@ -377,6 +379,8 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "message": (STR, OPT, None),
         "seq": (OPT_INT, OPT, None),
         "duplicate": ((bool,), OPT, None),
+        "reason": (STR, OPT, None),  # an `illegal` move's sentence and what it speaks of (docs/mqtt.md)
+        "data": ((dict,), OPT, None),
     },
 }
 
@@ -489,10 +493,13 @@ def command(seat: str, command_id: str, counter: int, command_type: Command | st
 
 
 def reply(command_id: str, ok: bool, code: str | None = None, message: str = "",
-          seq: int | None = None, duplicate: bool = False) -> ReplyPayload:
-    """Build a validated reply plaintext."""
+          seq: int | None = None, duplicate: bool = False, reason: str = "",
+          data: dict[str, Any] | None = None) -> ReplyPayload:
+    """Build a validated reply plaintext (`reason`/`data`: a refused move's sentence, its data)."""
     payload: dict[str, Any] = {"v": VERSION, "id": command_id, "ok": ok, "code": code,
                                "message": message, "seq": seq}
     if duplicate:
         payload["duplicate"] = True
+    if reason:
+        payload["reason"], payload["data"] = reason, dict(data or {})
     return cast(ReplyPayload, validate("reply", payload))

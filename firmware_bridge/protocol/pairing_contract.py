@@ -79,6 +79,10 @@ SCHEMAS: dict[str, Schema] = {
         "squares": (list, OPT, None),  # with "squares": the empty squares to choose two from
         "message": (STR, OPT, None),
         "tries_left": (INT, OPT, None),
+        # Why a step failed, for the tablet to say in its language: computer-seat, busy,
+        # too-many-codes (a refusal); tablet, computer (the seat "lost" to them).
+        "reason": (STR, OPT, None),
+        "data": ((dict,), OPT, None),
         "retry_after": (INT, OPT, None),
         "sig": (STR, OPT, None),
     },

@@ -55,6 +55,7 @@ class PairingService:
         self.on_pairing_code: Callable[[str, str], None] | None = None  # (seat, code): show it
         self.on_request: Callable[[dict[str, str], str | None], None] | None = None  # (notice, code)
         self._occupied: frozenset[str] | None = None  # the latest stable board
+        self.computer_seat: Callable[[], str | None] = lambda: None  # the seat the computer plays now
 
     @property
     def board(self) -> str:
@@ -81,6 +82,13 @@ class PairingService:
         except crypto.CryptoError as error:
             self.refuse(topic, "malformed", f"bad pairing request: {error}")
             return
+        if self.computer_seat() == request["seat"]:
+            # The computer plays that seat: pairing it would silently drop the computer.
+            self.outbox.pairing(request["client"], pairing_contract.reply(
+                "refused", request["seat"], asker=request["asker"], reason="computer-seat",
+                message=f"the computer plays {request['seat']} in this game: choose "
+                        "'Play a person' on the other tablet to play it yourself"))
+            return
         empty = None
         if self.squares and request["seat"] != "display":
             found = self.squares.empty_squares()
@@ -95,7 +103,7 @@ class PairingService:
         except Refused as refused:
             self.refuse(topic, "refused", str(refused))
             self.outbox.pairing(request["client"], pairing_contract.reply(
-                "refused", request["seat"], asker=request["asker"], message=str(refused),
+                "refused", request["seat"], asker=request["asker"], message=str(refused), reason="busy",
                 retry_after=refused.retry_after or None))
             return
         self._challenge(asked, empty, shown=known)
@@ -152,7 +160,8 @@ class PairingService:
         if self.desk.spent(request):
             self.desk.pending.pop(request.asker, None)
             self.outbox.pairing(request.client, pairing_contract.reply(
-                "refused", request.seat, asker=request.asker, message="no tries left: ask for the seat again"))
+                "refused", request.seat, asker=request.asker, reason="too-many-codes",
+                message="no tries left: ask for the seat again"))
             return
         self._answer(request, pake.code_password(request.code or ""), attempt["pake"])
 
@@ -227,13 +236,20 @@ class PairingService:
             return
         self.table.pair(request.seat, request.key, request.client, request.name)
         if holder and holder.key != request.key:  # the replaced tablet stops sending
-            self.outbox.to_tablet(holder.client, crypto.public_key_from_text(holder.key), pairing_contract.reply(
-                "lost", request.seat, message=f"Another tablet now holds the {request.seat} seat."))
+            self.tell_seat_lost(holder, request.seat, "tablet")
         account = self.seat_accounts.get(request.seat)
         self._send_grant(request, keys, {"broker_username": account[0], "broker_password": account[1]}
                          if account else {})
         log.info("the %s seat is now held by %s", request.seat, request.client)
         self.changed()
+
+    def tell_seat_lost(self, holder: Any, seat: str, reason: str) -> None:
+        """Tell the tablet that held ``seat`` that it holds it no more (reason: "tablet" took it
+        over, or the "computer" plays it now): sealed to its seat key, so only the referee can."""
+        message = (f"the computer now plays the {seat} seat" if reason == "computer"
+                   else f"Another tablet now holds the {seat} seat.")
+        self.outbox.to_tablet(holder.client, crypto.public_key_from_text(holder.key), pairing_contract.reply(
+            "lost", seat, reason=reason, message=message))
 
     def _send_grant(self, request: Request, keys: pake.SessionKeys, extra: dict[str, Any]) -> None:
         grant = {"seat": request.seat, "board": self.board, "referee_key": crypto.key_to_text(self.key.public_key),

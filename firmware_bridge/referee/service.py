@@ -40,6 +40,7 @@ from firmware_bridge.referee.clock_ticker import ClockTicker
 from firmware_bridge.referee.clocks import TimeControl
 from firmware_bridge.referee.computer_seat import ComputerSeat
 from firmware_bridge.referee.downtime import Heartbeat
+from firmware_bridge.referee.game_records import RecordShelf
 from firmware_bridge.referee.games import TableOptions, open_table
 from firmware_bridge.referee.journal import Journal, JournalError
 from firmware_bridge.referee.liveness import ALIVE_WINDOW, Liveness
@@ -114,6 +115,7 @@ class Referee:
             self.back = {"type": "referee_back", "away_s": away_s, "clocks": "paused"}
             log.warning("the referee was away %d s; clocks were paused", away_s)
         self.storage = StorageWatch(self._snapshots)
+        self.records = RecordShelf(self.session, settings.journal_path, settings.board)
         self.board: BoardSide | None = None
         if opened.board_game is not None:
             self.board = BoardSide(opened.board_game, self.lock, self._announce, self._snapshots,
@@ -130,6 +132,9 @@ class Referee:
         self.pairing = PairingService(self.session, self.outbox, self.key, self.signer.verify_key,
                                       lambda: self.online, self._snapshots, self._error, self.board,
                                       settings.seat_accounts, self.journal)
+        # While the computer plays a seat, a tablet asking for it is told so (pairing_service.py).
+        self.pairing.computer_seat = lambda: (self.computer.seat if self.computer and self.computer.active
+                                              else None)
         self.publisher = Publisher(self.session, self.outbox, settings.board, self._seats_online,
                                    state_parts=self._state_parts(), seat_parts=[self.pairing.pairing_request],
                                    followers=self._followers())
@@ -152,14 +157,15 @@ class Referee:
 
     # -- the wiring -------------------------------------------------------------------------
     def _state_parts(self) -> list[StatePart]:
-        parts: list[StatePart] = [self._referee_part, self.storage.state_part, self.pairing.state_part]
+        parts: list[StatePart] = [self._referee_part, self.storage.state_part, self.records.state_part,
+                                  self.pairing.state_part]
         if self.board is not None:
             parts.insert(0, self.board.state_part)
         return parts
 
     def _followers(self) -> list[Follower]:
         followers: list[Follower] = [self.board.follow] if self.board is not None else []
-        return [*followers, self._played_on]
+        return [*followers, self.records.follow, self._played_on]
 
     def _referee_part(self, state: dict[str, Any]) -> None:
         state.setdefault("board_check", None)
@@ -266,6 +272,7 @@ class Referee:
     def start(self, wait: float | None = 10.0) -> bool:
         """Connect, republish every snapshot, start the clock ticker and the sensors."""
         self.started_at = time.monotonic()
+        self.records.keep()  # a game that ended just before a crash is kept now
         self.ticker.start()
         self.liveness.start()
         if self.board:
@@ -406,7 +413,8 @@ class Referee:
             return
         self.storage.works()
         if self.board is not None and reply["ok"] and command["type"] == Command.NEW_GAME:
-            self.board.follow_computer_choice()  # the computer, if any, takes its seat and sets up now
+            for lost_seat, holder in self.board.follow_computer_choice(chosen_by_tablet=True):
+                self.pairing.tell_seat_lost(holder, lost_seat, "computer")  # the computer took its seat
         self.publisher.rulings(rulings)
         if self.board is not None:
             self.board.after_command(command, reply, replayed)

@@ -48,6 +48,7 @@ from engine import (
     place_volcanoes,
     validate_setup,
 )
+from engine.stratego.records import GameRecord
 from firmware_bridge.board.position import ExpectedPosition
 from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.vocabulary import (
@@ -271,7 +272,10 @@ class Session(SessionCore):
             try:
                 return self._rule([(EventType.MOVE, {"move": str(move), "seat": seat})])[0][0]
             except IllegalMove as illegal:
-                refusal = (illegal.refusal.rule, illegal.refusal.message)
+                refused = illegal.refusal
+                return self._rule([(EventType.REFUSAL, {
+                    "move": str(move), "seat": seat, "rule": refused.rule, "message": refused.message,
+                    "reason": refused.reason, "data": dict(refused.data)})])[0][0]
         return self._rule([(EventType.REFUSAL, {"move": str(move), "seat": seat, "rule": refusal[0],
                                                 "message": refusal[1]})])[0][0]
 
@@ -392,6 +396,10 @@ class Session(SessionCore):
             "view": self.game.view(Color(seat)).to_dict() if self.game else None,
             "setup": {s.name: k for s, k in own.items()} if own else None,
             "last_counter": record.last_counter if record else 0}))
+
+    def record(self) -> dict[str, Any] | None:
+        """The game so far as our JSON record, a declared ending included (None before play)."""
+        return GameRecord.from_game(self.game).to_dict() if self.game is not None else None
 
     def expected_occupancy(self) -> frozenset[str]:
         """Squares that should hold a piece now: the game's, or the submitted setups'."""

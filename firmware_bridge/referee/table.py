@@ -78,3 +78,7 @@ class GameTable(Protocol):
     def seat_state(self, seat: str) -> SeatState:
         """The retained private snapshot of one seat (to be sealed to that seat)."""
 
+    def record(self) -> dict[str, Any] | None:
+        """The current game so far as a game record `arbiter check` replays to the same result
+        (docs/records.md); None before play starts."""
+

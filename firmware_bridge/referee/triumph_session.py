@@ -40,6 +40,7 @@ from engine.triumph.events import Event, TakenBack
 from engine.triumph.game import TriumphGame
 from engine.triumph.instructions import instructions_for
 from engine.triumph.mapdata import load_austerlitz
+from engine.triumph.records import record_of
 from engine.triumph.redaction import redact_events
 from engine.triumph.setup import check_setup
 from engine.triumph.views import handle, renamed
@@ -364,6 +365,11 @@ class TriumphSession(SessionCore):
             "instructions": list(self.instructions.get(seat, [])),
             "last_counter": record.last_counter if record else 0}
         return cast(SeatState, contract.validate("seat_state", fitted(state)))
+
+
+    def record(self) -> dict[str, Any] | None:
+        """The battle so far as a Napoleon's Triumph record (None before both set-ups are in)."""
+        return record_of(self.game) if self.game is not None else None
 
 
 def fitted(state: dict[str, Any], limit: int = crypto.PADDED_SIZE - ENVELOPE_MARGIN) -> dict[str, Any]:

@@ -158,15 +158,41 @@ def spills(root: Widget, where: str = "") -> list[str]:
     return found
 
 
+def _inside_of(widget: Widget, ancestor: Widget) -> bool:
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:
+        if parent is ancestor:
+            return True
+        parent = parent.parent
+    return False
+
+
+def visible_box(widget: Widget, root: Widget) -> Box | None:
+    """The part of the widget's box a ScrollView holding it lets through (None: scrolled away)."""
+    x, y, width, height = box(widget)
+    parent = widget.parent
+    while parent is not None and parent is not root and parent is not parent.parent:
+        if isinstance(parent, ScrollView):
+            px, py, pwidth, pheight = box(parent)
+            left, bottom = max(x, px), max(y, py)
+            right, top = min(x + width, px + pwidth), min(y + height, py + pheight)
+            if right - left <= SLACK or top - bottom <= SLACK:
+                return None
+            x, y, width, height = left, bottom, right - left, top - bottom
+        parent = parent.parent
+    return (x, y, width, height)
+
+
 def overlaps(root: Widget, where: str = "") -> list[str]:
-    """Every pair of shown texts whose boxes cross (one printed over the other)."""
-    texts = list(_texts(root))
-    boxes = [box(widget) for widget in texts]
+    """Every pair of shown texts whose visible boxes cross (one printed over the other)."""
+    seen = [(widget, visible_box(widget, root)) for widget in _texts(root)]
+    texts = [widget for widget, visible in seen if visible is not None]
+    boxes = [visible for _, visible in seen if visible is not None]
     found = []
     for index, first in enumerate(texts):
         for other in range(index + 1, len(texts)):
             second = texts[other]
-            if first in second.walk_reverse() or second in first.walk_reverse():
+            if _inside_of(first, second) or _inside_of(second, first):
                 continue  # a text inside another's widget (a badge on a button) is drawn there on purpose
             if _crossing(boxes[index], boxes[other]) > SLACK:
                 found.append(f"{_name(where, first)} overlaps {_name('', second)}")

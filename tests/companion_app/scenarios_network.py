@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from companion_app.ui.app_root import TabletRoot
-from engine import Color
+from engine import Color, random_setup
 from tests.companion_app.scenarios import _privacy_violations, _until
 
 
@@ -70,11 +70,14 @@ def network_game(d):
         yield 0.1
         d.report.setdefault("random_filled", []).append(len(screen.draft.placed))
         # The same random setups every run, so the scripted game is the same every run.
-        screen.draft.randomize(setup_rng)
+        variant, color = screen.draft.variant, Color(screen.draft.color)  # the uniform random setups
+        screen.draft.placed = {sq.name: kind for sq, kind in random_setup(variant, color, setup_rng).items()}
         screen.refresh(root.state)
         d.tap(screen.submit_button, *screen.submit_button.center)
     yield from _until(lambda: red.screens.current == "placing" and blue.screens.current == "placing",
-                      what="the placement guide")
+                      what=lambda: f"the placement guide (screens {red.screens.current}, {blue.screens.current}; "
+                                   f"{red.screen_by_name['setup'].status.text!r}, "
+                                   f"{blue.screen_by_name['setup'].status.text!r})")
     yield 0.3
     placing = red.screen_by_name["placing"]
     d.report["placing_before"] = placing.progress.text

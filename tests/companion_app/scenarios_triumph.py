@@ -157,6 +157,8 @@ def triumph_command(d):
     d.report["over"] = [red.state.phase, red.screens.current,
                         [t for t in _texts(screen) if "won" in t],
                         len(screen.decision_buttons)]
+    d.report["end_lines"] = [(label.end_kind, label.text) for label in screen.end_lines]
+    d.shot("triumph-end")
 
 
 def triumph_attack(d):
@@ -247,3 +249,4 @@ def triumph_takeback(d):
     yield 0.3
     d.report["result"] = table.session.result
     d.report["red_result"] = [t for t in _texts(red_screen) if "won" in t]
+    d.report["red_end"] = [(label.end_kind, label.text) for label in red_screen.end_lines]

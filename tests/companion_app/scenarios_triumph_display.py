@@ -56,6 +56,11 @@ def triumph_display(d):
     d.report["attack"] = panel.attack.text
     d.report["clocks"] = panel.clocks.text
     d.report["drawn"] = dict(panel.map.drawn)
+    # zoomed in (as two fingers would), the chips also list the faces the public may see
+    panel.map.zoom_at(3.0, *panel.map.center)
+    d.report["drawn_zoomed"] = dict(panel.map.drawn)
+    d.report["zoom"] = panel.map.zoom
+    panel.map.reset_view()
     d.report["public_faces"] = {u["at"]: [] for u in views[-1]["units"] if "face" in u}
     for unit in views[-1]["units"]:
         if "face" in unit:

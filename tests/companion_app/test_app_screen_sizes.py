@@ -1,31 +1,44 @@
-"""Every Stratego-family screen fits every tablet a family owns, and the demo's own windows.
+"""Every Stratego-family screen fits every tablet a family owns, and the demo's own windows; every
+word on it is in the tablet's language.
 
 The real app against the in-process referee, at 1024x600, 1280x800, 800x1280, 2048x1536 and the
 demo's windows: no text overflows its box or spills out of its layout into another, no two texts
 overlap, no button is under 40 px or off the screen, and the heading over the game's messages
-stays where it is whatever the messages say (a battle, the notebook, an offer).
+stays where it is whatever the messages say (a battle, the notebook, an offer). In German and
+Bulgarian no English sentence shows (a refusal, a button, the top bar).
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
 from tests.companion_app.conftest import scenario_runner
 
+RUNS = {"en": [], "de": [], "bg": ["1024x600", "800x1280"]}  # Bulgarian: the sizes docs/app.md shows
+# Words that mark a sentence as English; none of them is a German or Bulgarian word.
+ENGLISH = re.compile(r"\b(the|your|you|is|not|of|to|and|with|move|moves|piece|pieces|board|referee|"
+                     r"replay|turn|draw|takeback|setup|set-up|resign|lost|won|wins|back|put|take|"
+                     r"offer|offers|waiting|ready|send|square|rule|game|play)\b",
+                     re.IGNORECASE)
 
-@pytest.fixture(scope="module", params=["en", "de"])
+
+@pytest.fixture(scope="module", params=list(RUNS))
 def sizes_report(request, xvfb, tmp_path_factory):
     report, _ = scenario_runner(xvfb, tmp_path_factory.mktemp(f"sizes-{request.param}"))(
-        "screen_sizes", request.param, timeout=400)
+        "screen_sizes", request.param, *RUNS[request.param], timeout=400)
+    report["language"] = request.param
     return report
 
 
 def test_every_screen_at_every_size_shows_each_text_whole_and_each_button_on_screen(sizes_report):
     screens = {entry.split(" ", 1)[1] for entry in sizes_report["looked"]}
-    assert screens >= {"connect/start", "setup/empty", "setup/ready", "game/start", "game/battle",
-                       "game/notebook", "game/offer", "display/battle", "over/resigned",
+    assert screens >= {"connect/start", "pairing/square", "setup/empty", "setup/ready", "game/start",
+                       "game/battle", "game/notebook", "game/offer", "display/battle", "over/resigned",
                        "display/over", "replay/open"}
-    assert len(sizes_report["looked"]) == len(screens) * 6  # each at the six sizes
+    sizes = len(RUNS[sizes_report["language"]]) or 6
+    assert len(sizes_report["looked"]) == len(screens) * sizes
     assert sizes_report["problems"] == []
 
 
@@ -33,3 +46,21 @@ def test_the_heading_stays_put_whatever_the_messages_under_it_say(sizes_report):
     for size, states in sizes_report["headings"].items():
         assert len(states) >= 5, size
         assert len({tuple(place) for place in states.values()}) == 1, (size, states)
+
+
+def test_no_english_shows_on_a_german_or_bulgarian_screen(sizes_report):
+    if sizes_report["language"] == "en":
+        assert any("The referee refused" in text for text in sizes_report["texts"]["game/offer"])
+        return
+    english = [(screen, text) for screen, texts in sizes_report["texts"].items() for text in texts
+               if ENGLISH.search(text) and not text.startswith("/")]  # a folder's path is no sentence
+    assert english == []
+
+
+def test_the_demos_board_window_fits_and_its_board_never_jumps(xvfb, tmp_path):
+    report, _ = scenario_runner(xvfb, tmp_path)("board_window_sizes", timeout=200)
+    assert report["problems"] == []
+    for screen, places in report["boards"].items():
+        assert len({tuple(place) for place in places}) == 1, (screen, places)
+        statuses = report["statuses"][screen]
+        assert "type the code [b]123456[/b]" in statuses[1] and "Drag off the board the tokens on" in statuses[2]

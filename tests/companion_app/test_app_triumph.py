@@ -62,9 +62,13 @@ def test_the_allied_menu_composes_a_corps_move_with_a_unit_left_behind(run_scena
     # A refusal is shown by its rule's title with the referee's text.
     assert report["refusal"]["rule"] == "nt-movement"
     assert report["refusal_texts"][0].startswith("[color=ff8a80]Refused (Movement): ")
-    # At the end the game screen says who won and why, and offers nothing more.
-    assert report["over"] == ["over", "triumph",
-                              ["You won! (The army of the French is demoralised.)"], 0]
+    # At the end the panel is the battle's end: who won and why, the morale; no choice left.
+    assert report["over"][:2] == ["over", "triumph"] and report["over"][3] == 0
+    kinds = dict(report["end_lines"])
+    assert kinds["head"] == "[color=ffd54f]You won the battle![/color]"
+    assert "The French army is demoralised." in kinds["why"]
+    assert "Morale at the end: French" in kinds["morale"]
+    assert kinds["time"].endswith("The battle ended at 7:00.[/color]")
 
 
 def test_an_attack_asks_the_defender_and_the_attacker_waits_then_instructions(run_scenario):
@@ -104,4 +108,6 @@ def test_a_plain_move_is_taken_back_on_both_tablets_and_a_resignation_needs_two_
                for text in report["red_steps"]), report["red_steps"]
     assert report["armed"] == "Really resign?"
     assert report["result"]["winner"] == "allied" and report["result"]["reason"] == "resignation"
-    assert report["red_result"] and report["red_result"][0].startswith("You won!")
+    assert report["red_result"] and "You won the battle!" in report["red_result"][0]
+    kinds = [kind for kind, _ in report["red_end"]]
+    assert kinds == ["head", "why", "morale", "time"]  # the in-process table keeps no record file

@@ -24,9 +24,9 @@ def test_the_battle_is_played_to_its_result_and_each_tablet_tells_its_own_blocks
     out = run_demo(tmp_path)
     assert "no display found" in out and "Napoleon's Triumph, 2 December 1805" in out
     assert out.count("The referee accepted the set-up. ✓") == 2
-    # The Allies act first at 7:00 AM; the French reinforcements come on later in the day; the
-    # battle lasts to 4:00 PM unless an army breaks first.
-    assert "7:00 AM" in out and ("4:00 PM" in out or "is demoralised" in out)
+    # The Allies act first at 7:00; the French reinforcements come on later in the day; the
+    # battle lasts to 16:00 unless an army breaks first.
+    assert "7:00 " in out and ("16:00" in out or "is demoralised" in out)
     assert "▸ Move" in out and "▸ Show your" in out and "▸ Bring" in out
     assert " won. (" in out and " actions in " in out
 
@@ -44,7 +44,7 @@ def test_the_windowed_triumph_demo_opens_its_windows_and_closes_them(xvfb, tmp_p
                              "--display", "--quit-after", "8"],
                             cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr[-3000:]
-    assert "Napoleon's Triumph at mqtt://127.0.0.1:" in result.stdout
-    url = result.stdout.split("Triumph at ")[1].split(";")[0]
+    assert "Napoleon's Triumph runs on this computer (broker and referee at mqtt://127.0.0.1:" in result.stdout
+    url = result.stdout.split("referee at ")[1].split(")")[0]
     ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
     assert url not in ps  # the tablets and the display went with the codes window

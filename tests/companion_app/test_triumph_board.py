@@ -13,13 +13,18 @@ from companion_app.i18n.triumph_texts import (
     turn_text,
     waiting_text,
 )
-from companion_app.model.triumph_board import TriumphBoard, face_code, faces_label, short_name
-from companion_app.ui.triumph_layout import load_layout
+from companion_app.model.triumph_board import (
+    TriumphBoard,
+    face_code,
+    faces_label,
+    inside,
+    short_name,
+)
 from engine.triumph.game import TriumphGame
 from tests.companion_app.triumph_games import feint_on_94, opening_with_an_attack
 from tests.engine.triumph.setups import allied_setup, french_setup
 
-BOARD = TriumphBoard(load_layout())
+BOARD = TriumphBoard()
 
 
 def counts(game: TriumphGame) -> dict[tuple[str, str], int]:
@@ -73,44 +78,44 @@ def test_the_attack_and_its_revealed_faces_reach_the_scene():
     assert stacks["R93"].label == "I3 I2 +2"
 
 
-def test_an_approach_sits_just_outside_its_own_locale_towards_the_neighbour():
+def test_an_approach_s_blocks_stand_just_inside_its_own_locale_behind_the_printed_bar():
     x, y = BOARD.point("64>63")
-    own, other = BOARD.nodes[64], BOARD.nodes[63]
-    to_own, to_other = math.hypot(x - own.x, y - own.y), math.hypot(x - other.x, y - other.y)
-    assert own.radius < to_own < to_other
+    assert inside((x, y), BOARD.regions[64].outline)
+    bar = BOARD.bar("64>63")
+    assert math.dist((x, y), bar.centre) < 20
+    assert BOARD.point("R64") == BOARD.regions[64].anchor
 
 
-def test_a_tap_names_the_reserve_or_a_marked_approach():
-    node = BOARD.nodes[94]
-    assert BOARD.position_at(node.x, node.y) == "R94"
-    assert BOARD.position_at(node.x + node.radius * 0.5, node.y) == "R94"
+def test_a_tap_names_the_locale_it_falls_in_or_a_marked_approach():
+    assert BOARD.position_at(*BOARD.regions[94].anchor) == "R94"
+    bar = BOARD.bar("93>94")
     x, y = BOARD.point("93>94")
     assert BOARD.position_at(x, y, {"93>94"}) == "93>94"
-    assert BOARD.position_at(x, y) in ("R93", None)  # an unmarked approach is not a target
-    assert BOARD.position_at(-1, -1) is None
-    # a finger's reach: just outside a small locale still names it, the nearer edge wins
-    small = BOARD.nodes[3]
-    assert BOARD.position_at(small.x + small.radius * 1.5, small.y) is None
-    assert BOARD.position_at(small.x + small.radius * 1.5, small.y, reach=small.radius * 2) == "R3"
+    assert BOARD.position_at(x, y) == "R93"  # an unmarked approach is not a target
+    # the other side of the same bar belongs to the other locale's approach
+    other = (bar.centre[0] - bar.inward[0] * 16, bar.centre[1] - bar.inward[1] * 16)
+    assert BOARD.position_at(*other, {"93>94"}) != "93>94"
+    assert BOARD.position_at(-50, -50) is None
+    # a finger's reach: just off the board's edge still names the nearest locale
+    assert BOARD.position_at(40, 560, reach=20) == "R1"
 
 
 def test_the_display_texts():
     tr = Translator("en")
-    assert [track_hour_text(tr, h) for h in (7, 12, 13, 16)] == ["7:00 AM", "12:00 noon", "1:00 PM",
-                                                          "4:00 PM"]
+    assert [track_hour_text(tr, h) for h in (7, 12, 13, 16)] == ["7:00", "12:00", "13:00", "16:00"]
     game, views = opening_with_an_attack()
     assert waiting_text(tr, views[5]) == "Waiting for the Allies: defend or retreat"
-    assert turn_text(tr, views[0]) == "7:00 AM: turn of the Allies"
+    assert turn_text(tr, views[0]) == "7:00: turn of the Allies"
     lines = attack_lines(tr, views[-1])
     assert lines[0] == "French attack from 93 into 94"
     assert "Attack leaders (2): Inf-3, Inf-2" in lines
     assert lines[-1] == "Result so far: +2"
     assert face_words(tr, {"type": "infantry", "strength": 3, "guard": True}) == "Guard Inf-3"
     assert result_lines(tr, {"winner": "french", "reason": "demoralised"}) == [
-        "French win", "The army of the Allies is demoralised."]
+        "French win", "The Allied army is demoralised."]
     de = Translator("de")
     assert waiting_text(de, views[5]) == "Warten auf die Alliierten: verteidigen oder zurückziehen"
-    assert track_hour_text(de, 14) == "14:00 Uhr"
+    assert track_hour_text(de, 14) == "14:00"  # 24-hour in every language, never "nachmittags"
 
 
 def test_a_feint_closes_its_approach_on_the_map():

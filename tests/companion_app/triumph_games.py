@@ -57,9 +57,10 @@ def demoralised_allies() -> TriumphGame:
          act("allied", "defend", units=["p1", "p2"]), act("french", "press"),
          act("allied", "defence_leaders", units=["p1"]),
          act("french", "attack", orders=lannes, leaders=["l1"]),
-         act("allied", "counter_attack", units=[]),
-         act("allied", "retreat", losses={}, to={"p2": 96, "p3": 106},
-             keep={"Prebyshevsky": "p2"}))
+         act("allied", "counter_attack", units=[]))
+    if g.result is None:  # rule 1.11: the morale goes with the steps lost, often before the retreat
+        play(g, act("allied", "retreat", losses={}, to={"p2": 96, "p3": 106},
+                    keep={"Prebyshevsky": "p2"}))
     return g
 
 

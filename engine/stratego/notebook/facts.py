@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -14,6 +15,11 @@ from engine.stratego.variants import Variant
 
 # Soft evidence: how much more likely a kind becomes when the piece behaves as that kind would.
 APPROACH = 2.5  # stepped next to a piece of mine the opponent knows: likely able to beat it
+# ... as far as this opponent has been honest: every approacher later shown counts as honest
+# (it could beat the piece it stepped up to) or a bluff, and the factor becomes
+# APPROACH x sqrt((honest + 1) / (bluffs + 1)), kept within APPROACH_RANGE. A program that only
+# approaches what it can take soon gets believed; a bluffer soon does not.
+APPROACH_RANGE = (1.2, 10.0)
 FLEE = 2.0  # stepped away from a known piece of mine: likely unable to beat it
 EVIDENCE_LIMIT = 1e3  # no soft evidence ever outweighs the prior by more than this
 
@@ -36,6 +42,7 @@ class EnemyPiece:
     known: str | None = None  # its kind, once shown
     idle: int = 0  # enemy turns it stood unmoved beside an empty square: it could have moved
     evidence: dict[str, float] = field(default_factory=dict)  # kind -> soft factor
+    approached: list[str] = field(default_factory=list)  # kinds of mine it stepped up to, unjudged
 
 
 @dataclass
@@ -59,17 +66,28 @@ class Facts:
     unknown_dead: int = 0  # enemy pieces captured without their kind being shown
     ply: int = 0
     over: bool = False
+    honest: int = 0  # approachers shown that could beat the piece of mine they stepped up to
+    bluffs: int = 0  # ... that could not
+
+    def approach_factor(self) -> float:
+        """How much stepping up to a known piece of mine says about strength, for this opponent."""
+        low, high = APPROACH_RANGE
+        learned = APPROACH * math.sqrt((self.honest + 1) / (self.bluffs + 1))
+        return min(high, max(low, learned))
 
     def copy(self) -> Facts:
         """A copy sharing nothing mutable (deepcopy costs ~10x more)."""
         return Facts(
-            enemies={i: replace(p, allowed=set(p.allowed), evidence=dict(p.evidence))
+            enemies={i: replace(p, allowed=set(p.allowed), evidence=dict(p.evidence),
+                                approached=list(p.approached))
                      for i, p in self.enemies.items()},
             mine={i: replace(m) for i, m in self.mine.items()},
             dead=Counter(self.dead),
             unknown_dead=self.unknown_dead,
             ply=self.ply,
             over=self.over,
+            honest=self.honest,
+            bluffs=self.bluffs,
         )
 
 
@@ -99,7 +117,7 @@ class FactReader:
         elif kind == "reveal" and event.get("to") == self.viewer.value:
             piece = facts.enemies.get(_int(event, "piece_id"))
             if piece is not None and event.get("kind") in self.kinds:
-                self._know(piece, str(event["kind"]))
+                self._know(facts, piece, str(event["kind"]))
         elif kind == "game_end":
             facts.over = True
 
@@ -150,7 +168,9 @@ class FactReader:
             if after == 0:
                 continue  # an attack: the battle tells the truth
             if after == 1 and before > 1:
-                self._evidence(piece, mine.kind, beats=APPROACH, loses=1 / APPROACH)
+                factor = facts.approach_factor()
+                self._evidence(piece, mine.kind, beats=factor, loses=1 / factor)
+                piece.approached.append(mine.kind)
             elif before == 1 and after > 1:
                 self._evidence(piece, mine.kind, beats=1 / FLEE, loses=FLEE)
 
@@ -174,7 +194,7 @@ class FactReader:
         if piece is None:
             return
         if enemy_kind in self.kinds:
-            self._know(piece, str(enemy_kind))
+            self._know(facts, piece, str(enemy_kind))
             return
         mine = facts.mine.get(my_id)
         my_kind = event.get("attacker" if mine_attacks else "defender") or (mine.kind if mine else None)
@@ -199,12 +219,18 @@ class FactReader:
         if piece is None or piece.square is None:
             return
         if event.get("kind") in self.kinds:
-            self._know(piece, str(event["kind"]))
+            self._know(facts, piece, str(event["kind"]))
         piece.square = None
 
-    def _know(self, piece: EnemyPiece, kind: str) -> None:
+    def _know(self, facts: Facts, piece: EnemyPiece, kind: str) -> None:
         piece.known = kind
         piece.allowed = {kind}
+        for mine in piece.approached:  # judge its approaches now that its kind is shown
+            if resolve_battle(self.variant, kind, mine) is Outcome.ATTACKER:
+                facts.honest += 1
+            else:
+                facts.bluffs += 1
+        piece.approached = []
 
     # -- the view ---------------------------------------------------------------------------
 
@@ -235,7 +261,7 @@ class FactReader:
                 piece.moved = True
                 piece.allowed &= self.mobile
             if kind in self.kinds:
-                self._know(piece, str(kind))
+                self._know(facts, piece, str(kind))
         for piece in facts.enemies.values():
             if piece.square is not None and piece.id not in on_board:
                 piece.square = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -21,6 +22,11 @@ IDLE_LIMIT = 6.0
 # converse, bombs beside a likely flag, made the true flag less likely in measured games.)
 FLAG_AMONG_BOMBS = 2.0
 SNAPSHOTS = 64  # states kept for takebacks
+# Before any piece has shown itself the opponent is taken to set up like people do with this
+# weight, plain army shares with the rest; every shown kind and every first move then weighs the
+# two readings by how well each foresaw it (`style_weight`), so a program that sets up unlike
+# people soon gets beliefs that no longer trust the human habits.
+STYLE_PRIOR = 0.7
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,7 @@ class Notebook:
             raise NotebookError(
                 f"the prior must be of {self.enemy.value}'s setups in {variant.name}, not of "
                 f"{self.prior.color.value}'s in {self.prior.variant}", "notebook-prior")
+        self.plain = SetupPrior.uniform(variant, self.enemy)  # the other reading: army shares
         self.kinds: tuple[str, ...] = tuple(variant.army)
         self._index = {kind: i for i, kind in enumerate(self.kinds)}
         self._immobile = [not variant.kinds[k].mobile for k in self.kinds]
@@ -105,6 +112,25 @@ class Notebook:
 
     # -- probabilities ------------------------------------------------------------------------
 
+    def style_weight(self) -> float:
+        """How far this opponent sets up as the prior foresees (1) rather than by plain army
+        shares (0): the posterior weight of the prior, from every kind shown on the square it
+        started on and every first move (a piece that moves is no bomb or flag)."""
+        log_odds = math.log(STYLE_PRIOR / (1.0 - STYLE_PRIOR))
+        immobile = [kind for kind, still in zip(self.kinds, self._immobile, strict=True) if still]
+        for piece in self._facts.enemies.values():
+            if piece.start is None or (piece.known is None and not piece.moved):
+                continue
+            habit, plain = self.prior.at(piece.start), self.plain.at(piece.start)
+            if piece.known is not None:
+                ours, theirs = habit.get(piece.known, 0.0), plain.get(piece.known, 0.0)
+            else:
+                ours = 1.0 - sum(habit.get(kind, 0.0) for kind in immobile)
+                theirs = 1.0 - sum(plain.get(kind, 0.0) for kind in immobile)
+            log_odds += math.log(max(ours, 1e-6)) - math.log(max(theirs, 1e-6))
+        log_odds = max(-30.0, min(30.0, log_odds))
+        return 1.0 / (1.0 + math.exp(-log_odds))
+
     def beliefs(self) -> dict[int, dict[str, float]]:
         """Enemy piece id on the board -> kind -> probability (possible kinds only)."""
         table = self._fitted()
@@ -143,7 +169,8 @@ class Notebook:
         closed = close_allowed(allowed, counts) if sum(counts) == len(pieces) else None
         if closed is not None:
             allowed = closed
-        weights = [self._weights(p, allowed[i]) for i, p in enumerate(pieces)]
+        trust = self.style_weight()
+        weights = [self._weights(p, allowed[i], trust) for i, p in enumerate(pieces)]
         rows = fit(weights, counts)
         if "flag" in self._index and "bomb" in self._index and not facts.over:
             self._flag_among_bombs(on_board, weights, rows)
@@ -151,15 +178,16 @@ class Notebook:
         possible = {p.id: frozenset(self.kinds[k] for k in allowed[i]) for i, p in enumerate(on_board)}
         return _Table([p.id for p in on_board], rows, allowed, counts, possible)
 
-    def _weights(self, piece: EnemyPiece | None, allowed: list[int]) -> list[float]:
+    def _weights(self, piece: EnemyPiece | None, allowed: list[int], trust: float) -> list[float]:
         row = [0.0] * len(self.kinds)
-        prior = self.prior.at(piece.start if piece is not None else None)
+        start = piece.start if piece is not None else None
+        habit, plain = self.prior.at(start), self.plain.at(start)
         still = 1.0
         if piece is not None and not piece.moved:
             still = min(IDLE_LIMIT, 1.0 + piece.idle / IDLE_TURNS)
         for k in allowed:
             kind = self.kinds[k]
-            value = max(prior.get(kind, 0.0), 1e-6)
+            value = max(trust * habit.get(kind, 0.0) + (1.0 - trust) * plain.get(kind, 0.0), 1e-6)
             if piece is not None:
                 value *= piece.evidence.get(kind, 1.0)
             if self._immobile[k]:
@@ -198,6 +226,7 @@ class Notebook:
             "viewer": self.viewer.value,
             "variant": self.variant.name,
             "ply": facts.ply,
+            "style": round(self.style_weight(), 3),
             "pieces": pieces,
             "remaining": self.remaining(),
             "known_to_opponent": [

@@ -52,3 +52,73 @@ def test_wilson_interval_matches_the_textbook_values() -> None:
 def test_unknown_players_are_refused_clearly(capsys: pytest.CaptureFixture[str]) -> None:
     assert arbiter(["match", "grandmaster", "random"]) == 2
     assert "unknown player" in capsys.readouterr().err
+
+
+def test_wins_by_play_are_counted_apart_from_wins_by_forfeit() -> None:
+    tally = Tally()
+    tally.add(GameResult("a", "b", "red", "flag-captured", 10), first_is_red=True)
+    tally.add(GameResult("a", "b", "red", "no-movable-pieces", 10), first_is_red=True)
+    tally.add(GameResult("a", "b", "red", "forfeit-two-squares", 10), first_is_red=True)
+    tally.add(GameResult("b", "a", "red", "forfeit-more-squares", 10), first_is_red=False)
+    assert (tally.wins, tally.wins_by_play, tally.losses) == (3, 2, 1)
+    assert "3 wins (2 by play)" in tally.summary("a", "b")
+
+
+class Shuffler:
+    """Moves one piece back and forth for ever: the two-squares rule forbids it after three."""
+
+    def __init__(self, color: Color) -> None:
+        self.color = color
+        self.inner = make_player("random", "classic", color, 5)
+
+        self.front = "a4" if color is Color.RED else "a7"
+        self.forward = "a5" if color is Color.RED else "a6"
+
+    def choose_setup(self) -> dict[str, str]:
+        setup = self.inner.choose_setup()
+        sergeant = next(square for square, kind in setup.items() if kind == "sergeant")
+        setup[sergeant], setup[self.front] = setup[self.front], "sergeant"
+        return setup
+
+    def on_update(self, view, events):  # type: ignore[no-untyped-def]
+        if view["to_move"] != self.color.value or view["result"] is not None:
+            return None
+        mine = {p["square"] for p in view["pieces"] if p["color"] == self.color.value}
+        if self.forward in mine:
+            return f"{self.forward}-{self.front}"
+        return f"{self.front}-{self.forward}" if self.front in mine else None
+
+
+def test_without_the_repetition_rules_the_shuffler_is_not_refused_but_the_bot_still_obeys() -> None:
+    from firmware_bridge.bot.match import play_game
+
+    def referee(rules: str) -> tuple[GameResult, list[str]]:
+        bot = make_player("bot:easy", "classic", Color.BLUE, 3)
+        moves: list[str] = []
+        inner = bot.on_update
+
+        def recording(view, events):  # type: ignore[no-untyped-def]
+            answer = inner(view, events)
+            if answer is not None:
+                moves.append(answer)
+            return answer
+
+        bot.on_update = recording  # type: ignore[method-assign]
+        return play_game(Shuffler(Color.RED), bot, "classic", max_plies=40, rules=rules), moves
+
+    classic, _ = referee("classic")
+    assert classic.reason == "forfeit-two-squares" and classic.winner == "blue"
+    free, moves = referee("none")
+    assert free.reason not in ("forfeit-two-squares", "forfeit-more-squares"), free
+    # Our bot never moved one piece back and forth more than three times in a row.
+    runs = 1
+    for before, after in zip(moves, moves[1:], strict=False):
+        back = before.split("-")[::-1] == after.split("-")
+        runs = runs + 1 if back else 1
+        assert runs <= 3, moves
+
+
+def test_unknown_rules_are_refused_clearly(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        arbiter(["match", "random", "random", "--rules", "2013"])
+    assert "invalid choice" in capsys.readouterr().err

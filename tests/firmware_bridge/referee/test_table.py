@@ -18,7 +18,7 @@ from firmware_bridge.referee.table import GameTable
 from firmware_bridge.referee.triumph_session import TriumphSession
 
 MEMBERS = {"variant_name", "game_id", "seq", "phase", "seats", "computer_entry", "execute", "fresh", "answer",
-           "pair", "tick", "clocks", "clock_checkpoint", "carry_on_clock", "public_state", "seat_state"}
+           "pair", "tick", "clocks", "clock_checkpoint", "carry_on_clock", "public_state", "seat_state", "record"}
 # What a board game's session has and a game without a board must not pretend to have.
 BOARD_ONLY = {"variant", "volcanoes", "position", "board_input", "expected_occupancy", "board_move", "use_board"}
 

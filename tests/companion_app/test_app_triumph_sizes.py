@@ -1,0 +1,30 @@
+"""Every Napoleon's Triumph screen fits every tablet: no text overflows its box or spills out
+of its layout, no two texts overlap, no button is under 40 px or off the screen (layout_checks),
+at 1024x600, 1280x800, 800x1280, 2048x1536 and the demo's windows, in English, German and
+Bulgarian. Screenshots at 1024x600 and 800x1280 go to docs/screenshots for docs/app.md."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+STATES = ("triumph_setup/standard", "triumph/menu", "triumph/waiting", "triumph/composer",
+          "triumph/refused", "triumph/response", "triumph/attacker-waits",
+          "triumph/instructions", "triumph/takeback", "triumph/end", "display/attack")
+
+
+@pytest.mark.timeout(1200)  # 66 screens a language; a loaded 2-core machine needs minutes
+@pytest.mark.parametrize("language", ["en", "de", "bg"])
+def test_every_nt_screen_fits_every_size(run_scenario, language):
+    report, folder = run_scenario("triumph_screen_sizes", language, timeout=1100)
+    assert "error" not in report, report.get("error")
+    looked = {entry.split(" ", 1)[1] for entry in report["looked"]}
+    assert looked == set(STATES)
+    assert len(report["looked"]) == len(STATES) * 6
+    assert report["problems"] == []
+    if language == "en":
+        for png in folder.glob("*.png"):
+            shutil.copy(png, DOCS / f"nt-{png.name}")

@@ -11,9 +11,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from companion_app.model.setup_model import app_home
-from engine.core.errors import ArbiterError
 from companion_app.net.contract_adapter import ContractTranslator, contract_command
 from companion_app.net.link import Link, to_ui_thread
+from engine.core.errors import ArbiterError
 
 
 def split_address(address: str) -> tuple[str, str]:

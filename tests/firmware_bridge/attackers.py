@@ -1,31 +1,12 @@
 """A stranger on the family's broker, for the attack tests: it reads everything, keeps what the
-referee published, and republishes, forges or floods (loopback only, bounded in count and time)."""
+referee published, and republishes, forges or floods (loopback only, bounded in count and time). The attacks run on both brokers: the
+``broker_url`` fixture (tests/conftest.py)."""
 
 from __future__ import annotations
 
-import os
 import threading
 
-import pytest
-
 from firmware_bridge.protocol.mqtt_link import MqttLink
-from firmware_bridge.referee.broker import MOSQUITTO, EmbeddedBroker, Mosquitto, free_port
-from tests.system_packages import skip_without
-
-
-@pytest.fixture(params=["embedded", "mosquitto"])
-def broker_url(request):
-    """Each attack runs on the embedded broker families use and on an anonymous mosquitto."""
-    if request.param == "embedded":
-        broker = EmbeddedBroker("127.0.0.1", free_port())
-        broker.start()
-        yield broker.url
-        broker.stop()
-    else:
-        skip_without("mosquitto", os.access(MOSQUITTO, os.X_OK), "the real MQTT broker the tests start")
-        mosquitto = Mosquitto().start()
-        yield mosquitto.url
-        mosquitto.cleanup()
 
 
 class Stranger:

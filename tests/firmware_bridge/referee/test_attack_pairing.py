@@ -16,13 +16,13 @@ import time
 
 from engine import Square
 from firmware_bridge.board.sim_source import SimulatedSource
-from firmware_bridge.protocol import contract, crypto, pake, pairing_contract
+from firmware_bridge.protocol import contract, crypto, pairing_contract, pake
 from firmware_bridge.protocol.client import DisplayClient, SeatClient
 from firmware_bridge.protocol.pairing_client import PairingClient
 from firmware_bridge.protocol.signing import PublicSigner
 from firmware_bridge.referee.service import Referee, RefereeSettings
 from hardware.sim.board import SimulatedBoard
-from tests.firmware_bridge.attackers import Stranger, broker_url  # noqa: F401 (a fixture)
+from tests.firmware_bridge.attackers import Stranger
 from tests.firmware_bridge.helpers import pair_by_code, setup_dict, wait_until
 
 FLOOD_RATE, FLOOD_SECONDS = 100, 3.0  # the flood: 100 forged infos a second for 3 s

@@ -15,7 +15,7 @@ import random
 
 from firmware_bridge.protocol.client import DisplayClient
 from firmware_bridge.referee.service import Referee, RefereeSettings
-from tests.firmware_bridge.attackers import Stranger, broker_url  # noqa: F401 (a fixture)
+from tests.firmware_bridge.attackers import Stranger
 from tests.firmware_bridge.helpers import start_table, submit_setups, wait_until
 
 
@@ -65,7 +65,7 @@ def test_an_old_games_state_event_and_seat_state_replayed_during_the_next_game_c
         table.display.hello("manual")  # one more round of genuine messages after the replays
         for client in (table.display, table.red, late):
             assert client.wait(lambda c: c.state["game"] == new_game and c.state["phase"] == "setup", 10)
-        for client, messages in [*shown.items(), (late, late_shown)]:
+        for messages in [*shown.values(), late_shown]:
             assert all(m["game"] == new_game for m in messages), "a client showed game 1 again"
         assert table.display.state["view"] is None and table.red.state["game"] == new_game
         late.stop()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.client import SeatClient
-from tests.firmware_bridge.attackers import Stranger, broker_url  # noqa: F401 (a fixture)
+from tests.firmware_bridge.attackers import Stranger
 from tests.firmware_bridge.helpers import start_table, submit_setups, wait_until
 
 

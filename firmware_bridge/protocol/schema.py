@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from engine.core.errors import ArbiterError
+
 Check = Callable[[Any], str | None]
 Types = type | tuple[type, ...]  # what isinstance takes
 Schema = dict[str, tuple[Types, bool, Check | None]]
@@ -78,8 +80,10 @@ def fields_problem(kind: str, schema: Schema, payload: Any, strict: bool) -> str
 MAX_NUMBER_CHARS = 24  # every number of the contract fits (a counter in microseconds has 16 digits)
 
 
-class NotJson(ValueError):
+class NotJson(ArbiterError, ValueError):
     """Text the contract's JSON reader refuses (not JSON, NaN, a number too long, nested too deep)."""
+
+    code = "malformed"
 
 
 def _bounded_int(text: str) -> int:

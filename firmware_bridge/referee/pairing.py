@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from engine.core.errors import ArbiterError
 from firmware_bridge.protocol import crypto, pake
 from firmware_bridge.referee.journal import Journal, JournalError
 
@@ -70,8 +71,10 @@ class Request:
         return {"seat": self.seat, "name": self.name, "fingerprint": self.fingerprint, "method": self.method}
 
 
-class Refused(Exception):
+class Refused(ArbiterError):
     """A request the desk does not take now; ``retry_after`` seconds, when waiting helps."""
+
+    code = "refused"
 
     def __init__(self, message: str, retry_after: int = 0) -> None:
         super().__init__(message)

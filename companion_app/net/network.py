@@ -211,8 +211,12 @@ class DisplayLink(_NetworkLink):
         """The display sends nothing but its pairing code and resync requests."""
         if self.client is None:
             return
-        if command == "pair" and (payload or {}).get("code"):
-            self.client.send_code(payload["code"])
+        payload = payload or {}
+        if command == "pair" and payload.get("code"):
+            try:
+                self.client.send_code(payload["code"])
+            except ArbiterError:  # not six digits 0-9: said on the pairing screen, nothing sent
+                self._ui("display_pairing", {"status": "refused", "method": "code", "bad_code": True})
         elif command == "resync":
             self.client.hello("manual")
 

@@ -109,16 +109,18 @@ class PairingService:
         self._challenge(asked, empty, shown=known)
 
     def _challenge(self, request: Request, empty: list[str] | None, shown: bool) -> None:
-        if shown:  # asked again (a resend, a reconnect): answered again, shown once
-            pass
-        elif request.method == "code":
+        if request.method == "code":
             message = f"Type the code the referee shows for {request.name or 'this tablet'}."
+        else:
+            message = "Cover the two squares this tablet shows with any pieces."
+        if shown:
+            pass  # asked again (a resend, a reconnect): answered again, shown once
+        elif request.method == "code":
             log.warning("pairing code for the %s seat: %s (tablet %r, key %s)", request.seat, request.code,
                         request.name, request.fingerprint)
             if self.on_pairing_code:
                 self.on_pairing_code(request.seat, request.code or "")
         else:
-            message = "Cover the two squares this tablet shows with any pieces."
             log.info("pairing: the %s seat waits for two squares (tablet %r, key %s)", request.seat,
                      request.name, request.fingerprint)
         if self.on_request and not shown:

@@ -70,7 +70,7 @@ from typing import Any
 
 from nacl.public import PrivateKey
 
-from firmware_bridge.protocol import contract, crypto, pake, signing
+from firmware_bridge.protocol import contract, crypto, signing
 from firmware_bridge.protocol.mqtt_link import BrokerURL
 from firmware_bridge.protocol.pairing_client import PairingClient
 from firmware_bridge.protocol.public_client import (
@@ -222,15 +222,7 @@ class SeatClient(SequencedClient):
             if outcome is None:
                 return
             status, body = outcome
-            if status == "challenge" and body.get("method") == "squares" and self.pairing.squares is None:
-                try:
-                    squares = self.pairing.cover_squares(body.get("squares") or [])
-                except pake.PakeError as error:
-                    log.warning("no presence pairing: %s", error)
-                    return
-                self.pairing.status = {**body, "squares": squares,
-                                       "message": f"Put a piece on {squares[0]} and one on {squares[1]}."}
-            elif status == "granted":
+            if status == "granted":
                 self._granted(body)
         if self.on_pairing:
             self.on_pairing(self.pairing.status or {})

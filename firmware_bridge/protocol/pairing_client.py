@@ -127,9 +127,25 @@ class PairingClient:
             return self._granted(reply)
         if status == "waiting":  # the approval of the seat's present tablet, sealed to us
             return self._waiting(reply)
+        if status == "challenge" and reply.get("method") == "squares":
+            return self._squares(reply)
         # "challenge" and "refused" are unauthenticated hints: they never end an attempt.
         self.status = reply
         return status, reply
+
+    def _squares(self, reply: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        # The first offer of squares starts the attempt; a repeated offer changes nothing (the
+        # player keeps covering the squares already shown).
+        if self.squares is None:
+            try:
+                self.cover_squares(reply.get("squares") or [])
+            except pake.PakeError as error:
+                log.warning("no presence pairing: %s", error)
+                return None
+        assert self.squares is not None
+        self.status = {**reply, "squares": list(self.squares),
+                       "message": f"Put a piece on {self.squares[0]} and one on {self.squares[1]}."}
+        return "challenge", self.status
 
     def _answer(self, reply: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         exchange = self.exchange

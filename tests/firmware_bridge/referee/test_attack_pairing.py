@@ -187,8 +187,7 @@ def test_a_relay_in_the_middle_of_a_presence_pairing_gets_no_seat(broker_url, tm
         assert tablet.wait(lambda c: (c.last_pairing or {}).get("squares"), 10), tablet.last_pairing
         squares = tablet.last_pairing["squares"]
         # The relay asks too, with two squares of its own choosing (its guess).
-        assert wait_until(lambda: relay.mine.status is not None and relay.mine.status.get("method") == "squares")
-        relay.mine.cover_squares(relay.mine.status["squares"])
+        assert wait_until(lambda: relay.mine.squares is not None)
         for name in squares:
             board.place(Square.parse(name))
         assert tablet.wait(lambda c: c.paired, 10), tablet.last_pairing

@@ -10,13 +10,10 @@ from __future__ import annotations
 import random
 from dataclasses import astuple
 
-from kivy.uix.label import Label
-from kivy.uix.textinput import TextInput
-
 from companion_app.demo.local_table import LocalTable
 from companion_app.demo.placement import stratego_places
 from engine import Square
-from tests.companion_app.layout_checks import MARKUP, box, layout_problems, shown
+from tests.companion_app.layout_checks import box, layout_problems, shown_texts
 from tests.companion_app.scenarios import _play_until_battle, _start_game, _tablets, _until
 
 # 7-inch, 10-inch, 10-inch upright, a large iPad, and the demo's own windows.
@@ -72,14 +69,6 @@ def _look(d, root, screen_name: str, state: str, sizes, language: str = "en", sh
             d.report["headings"].setdefault(f"{size_name} {language}", {})[state] = box(heading)
         if size_name in shots:
             d.shot(f"{screen_name}-{state}-{size_name}-{language}", root)
-
-
-def shown_texts(root) -> list[str]:
-    """Every text a person reads on the root now (labels, buttons, hints), markup taken out."""
-    return [MARKUP.sub("", widget.text if isinstance(widget, Label) else widget.text or widget.hint_text)
-            for widget in root.walk(restrict=True)
-            if isinstance(widget, (Label, TextInput)) and shown(widget)
-            and (widget.text or getattr(widget, "hint_text", ""))]
 
 
 def screen_sizes(d):

@@ -10,18 +10,12 @@ Bulgarian no English sentence shows (a refusal, a button, the top bar).
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from tests.companion_app.conftest import scenario_runner
+from tests.companion_app.layout_checks import english
 
 RUNS = {"en": [], "de": [], "bg": ["1024x600", "800x1280"]}  # Bulgarian: the sizes docs/app.md shows
-# Words that mark a sentence as English; none of them is a German or Bulgarian word.
-ENGLISH = re.compile(r"\b(the|your|you|is|not|of|to|and|with|move|moves|piece|pieces|board|referee|"
-                     r"replay|turn|draw|takeback|setup|set-up|resign|lost|won|wins|back|put|take|"
-                     r"offer|offers|waiting|ready|send|square|rule|game|play)\b",
-                     re.IGNORECASE)
 
 
 @pytest.fixture(scope="module", params=list(RUNS))
@@ -52,9 +46,7 @@ def test_no_english_shows_on_a_german_or_bulgarian_screen(sizes_report):
     if sizes_report["language"] == "en":
         assert any("The referee refused" in text for text in sizes_report["texts"]["game/offer"])
         return
-    english = [(screen, text) for screen, texts in sizes_report["texts"].items() for text in texts
-               if ENGLISH.search(text) and not text.startswith("/")]  # a folder's path is no sentence
-    assert english == []
+    assert english(sizes_report["texts"]) == []
 
 
 def test_the_demos_board_window_fits_and_its_board_never_jumps(xvfb, tmp_path):

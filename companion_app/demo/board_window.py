@@ -159,7 +159,7 @@ class BoardWindow(BoxLayout):
         lines = []
         # The console's part: each pending request by name and key, with its code (never sent).
         for request in referee.desk.pending.values():
-            who = f"{request.seat.capitalize()}'s {'display' if request.seat == 'display' else 'tablet'}"
+            who = "The referee display" if request.seat == "display" else f"{request.seat.capitalize()}'s tablet"
             if request.code:
                 lines.append(f"{who} ({request.name}, key {request.fingerprint}): type the code [b]{request.code}[/b].")
             else:

@@ -161,7 +161,7 @@ def board_window_sizes(d):
             if state == "pairing" and "code" not in d.report:  # a display asks: its code shows here
                 asking = DisplayClient(system.broker.url, system.board_name)
                 assert asking.start()
-                d.on_finish = lambda: (asking.stop(), system.stop())
+                d.on_finish = lambda a=asking: (a.stop(), system.stop())
                 asking.pair()
                 yield from _until(lambda: any(r.code for r in system.referee.desk.pending.values()),
                                   what="the display's pairing request")

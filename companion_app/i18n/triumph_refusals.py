@@ -41,6 +41,8 @@ REASON_TEXTS = {
                          "locale, the enemy holds it, or the attack came from there."),
     "retreat-no-room": N_("There is no room in {locale} for {unit}."),
     "retreat-while-room": N_("Every surviving unit must retreat while there is room: {units}."),
+    # the advance after a feint
+    "advance-one": N_("At least one of {units} advances to block the approach."),
     # losses
     "losses-exact": N_("Place exactly {points} losses."),
     # set-up objections

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion_app.model.triumph_answers import known_state
 from engine.core.refusals import Refusal
 from engine.triumph.actions import (
     Action,
@@ -33,8 +34,6 @@ from engine.triumph.mapdata import BattleMap, load_austerlitz
 from engine.triumph.pieces import Position
 from engine.triumph.refusals import refusal
 from engine.triumph.state import TriumphState
-
-from companion_app.model.triumph_answers import known_state
 
 ORDER_DECISIONS = ("feint_or_press", "attack", "occupy")  # the attacker's commands
 PICK_DECISIONS = ("defence_leaders", "counter_attack", "advance", "regroup")  # blocks to name
@@ -136,6 +135,14 @@ class OrdersDraft:
         """Whether the border attacked across is wide (a wide attack is possible)."""
         border = self.game.map.border(self.defence_locale, self.attack_locale)
         return border is not None and border.wide
+
+    def positions(self) -> list[str]:
+        """Where the map rings: where the blocks stand, and where a feint may end."""
+        found = sorted(set(self.starts.values()))
+        if self.decision == "feint_or_press":
+            found += [p for p in (f"R{self.attack_locale}",
+                                  f"{self.attack_locale}>{self.defence_locale}") if p not in found]
+        return found
 
     def defence_leaders(self) -> list[str]:
         """The defence leaders named so far (a narrow attack engages one of two)."""

@@ -18,7 +18,7 @@ def test_attack_orders_and_answers_are_built_block_by_block_and_ruled_by_the_ref
     assert report["build_buttons"][1] == "Choose the blocks one by one"
     # the attack: St. Hilaire's blocks in 93, the engine's words at every step
     assert report["attack_blocks"] == ST_HILAIRE
-    assert "ame at least one command" in report["attack_first"]
+    assert "Name at least one command" in report["attack_first"]
     assert "at most 1 attack leader" in report["attack_two_leaders_narrow"]
     assert report["attack_send_disabled_narrow"] is True
     assert "Attack with St. Hilaire with" in report["attack_ready"]

@@ -21,6 +21,7 @@ from companion_app.model.triumph_answers import RetreatDraft
 from companion_app.model.triumph_setup import TriumphSetupDraft
 from engine.triumph.refusals import REASONS, template_fields
 from engine.triumph.refusals import refusal as refusal_of
+from tests.companion_app.test_i18n import messages_in_file
 from tests.companion_app.test_triumph_answers import threatened_93
 
 ENGLISH = re.compile(r"\b(the|is|are|not|must|units?|locale|corps has)\b")
@@ -207,3 +208,37 @@ def test_every_reason_is_worded_from_its_data_in_each_language(language):
     assert refusal_sentence(tr, {"rule": "nt-road", "message": "m", "reason": "too-early",
                                  "data": {"commander": "Kienmayer", "hour": 9, "round": 8}}
                             ).count(":00") == 2  # hours as 9:00 in every language
+
+
+# -- one place for Napoleon's Triumph's words --------------------------------------------------------
+def _catalogue(language: str, domain: str) -> dict[str, str]:
+    return parse_po((LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("language", ["de", "bg"])
+def test_no_triumph_word_is_shadowed_by_another_translation_in_the_app_s_catalogue(language):
+    # gettext looks arbiter.po up first: a msgid in both would show arbiter.po's words on NT
+    # screens (it happened: the Stratego "battle" is a fight in German)
+    app, triumph = _catalogue(language, "arbiter"), _catalogue(language, "triumph")
+    shadowed = {m: (app[m], said) for m, said in triumph.items() if m and m in app and app[m] != said}
+    assert shadowed == {}
+
+
+@pytest.mark.parametrize("language", ["de", "bg", "en"])
+def test_words_only_napoleon_s_triumph_shows_live_in_triumph_po(language):
+    triumph_only, elsewhere = set(), set()
+    for path in (Path(__file__).resolve().parents[2] / "companion_app").rglob("*.py"):
+        found = messages_in_file(path)
+        (triumph_only if "triumph" in path.name else elsewhere).update(found)
+    triumph_only -= elsewhere
+    assert len(triumph_only) > 300
+    assert sorted(triumph_only & set(_raw_msgids(language, "arbiter"))) == []
+    if language != "en":
+        assert sorted(triumph_only - set(_catalogue(language, "triumph"))) == []
+
+
+def _raw_msgids(language: str, domain: str) -> list[str]:
+    """Every msgid of a catalogue, translated or not (the English one is a template)."""
+    text = (LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po").read_text("utf-8")
+    blank = re.sub(r'^(msgstr(?:\[\d\])?) ""$', r'\1 "x"', text, flags=re.M)
+    return list(parse_po(blank))

@@ -88,6 +88,11 @@ def test_approaches_and_hours_as_players_read_them():
     assert destination_text(en, "64>63") == "approach from 64 toward 63"
     assert [hour_text(tr, 13) for tr in (en, de, bg)] == ["13:00"] * 3
     assert hour_text(de, 7) == "7:00"
+    from companion_app.i18n.triumph_texts import turn_text
+
+    for tr in (en, de, bg):  # the display's turn line: 24-hour, never AM/PM
+        said = turn_text(tr, {"round": 13, "to_move": "allied"})
+        assert said.startswith("13:00") and "PM" not in said, said
 
 
 def test_the_end_of_a_battle_says_who_won_why_the_morale_the_objectives_and_where_it_is_kept():

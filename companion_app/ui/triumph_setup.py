@@ -35,9 +35,6 @@ def draft_view(draft: TriumphSetupDraft) -> dict[str, Any]:
             "commanders": commanders, "round": 7, "awaiting": None, "result": None}
 
 
-BLOCK_BUTTON_WIDTH = 136  # dp: "Garde-Infanterie 3" at 14 sp with its padding
-
-
 class TriumphSetupScreen(MapPanelScreen):
     """Arrange and send one side's set-up; after acceptance, wait for the other side."""
 
@@ -187,7 +184,9 @@ class TriumphSetupScreen(MapPanelScreen):
             self.line(f"[b]{title}[/b]", 16)
         grid = GridLayout(cols=4, spacing=dp(4), size_hint_y=None, row_force_default=True,
                           row_default_height=dp(44))
-        grid.bind(minimum_height=grid.setter("height"), width=_columns_for_width)
+        grid.bind(minimum_height=grid.setter("height"))
+        # Columns from the width: a German "Garde-Infanterie 3" needs about 110dp a button.
+        grid.bind(width=lambda *_: setattr(grid, "cols", max(2, min(4, int(grid.width // dp(110))))))
         for unit in units:
             label = face_text(tr, unit)
             if commander is None:
@@ -201,9 +200,3 @@ class TriumphSetupScreen(MapPanelScreen):
             button.bind(on_release=lambda *_, u=unit["id"]: self._select(u))
             grid.add_widget(button)
         self.panel.add_widget(grid)
-
-
-def _columns_for_width(grid: GridLayout, width: float) -> None:
-    """As many block buttons a row as the panel holds, each wide enough for the longest face
-    ("Garde-Infanterie 3" is one word a button cannot wrap): two to four."""
-    grid.cols = max(2, min(4, int(width // dp(BLOCK_BUTTON_WIDTH))))

@@ -46,7 +46,10 @@ def triumph_display(d):
         "nt_panel": panel is not None and panel.parent is screen,
         "board": screen.layout.parent is screen,
         "turn": panel.turn.text if panel else "", "waiting": panel.waiting.text if panel else "",
-        "drawn": len(panel.map.drawn) if panel else 0}
+        # the locale numbers are drawn; a block chip is "side:text", a flag "flag:<name>"
+        "chips": [key for key, said in (panel.map.drawn if panel else {}).items()
+                  if key.startswith("flag:") or said.startswith(("french:", "allied:"))],
+        "numbers": sum(1 for said in (panel.map.drawn if panel else {}).values() if said.isdigit())}
     d.shot("triumph-display-before")
     display.state.phase = "game"
     # the threat: the Allies must answer

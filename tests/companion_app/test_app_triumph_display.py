@@ -21,7 +21,8 @@ def test_the_display_shows_the_public_game_and_the_attack(run_scenario):
     assert before["turn"] == "Napoleon's Triumph"
     assert before["waiting"] == ("[color=ffd54f]Waiting for the set-ups:\nAllies: arranging the "
                                  "set-up\nFrench: set-up sent[/color]")
-    assert before["drawn"] == 0  # the empty printed map (the screenshot shows it), no chip yet
+    assert before["chips"] == []  # the empty printed map (the screenshot shows it), no chip yet
+    assert before["numbers"] > 90  # every locale's number printed
     assert report["waiting_at_threat"] == "[color=ffd54f]Waiting for the Allies: defend or retreat[/color]"
     assert report["awaiting"] == {"side": "allied", "decision": "counter_attack"}
     assert report["waiting"] == "[color=ffd54f]Waiting for the Allies: counter-attack or not[/color]"

@@ -19,7 +19,7 @@ def test_attack_orders_and_answers_are_built_block_by_block_and_ruled_by_the_ref
     # the attack: St. Hilaire's blocks in 93, the engine's words at every step
     assert report["attack_blocks"] == ST_HILAIRE
     assert "Name at least one command" in report["attack_first"]
-    assert "at most 1 attack leader" in report["attack_two_leaders_narrow"]
+    assert "At most 1 attack leader in a narrow attack." in report["attack_two_leaders_narrow"]
     assert report["attack_send_disabled_narrow"] is True
     assert "Attack with St. Hilaire with" in report["attack_ready"]
     assert "wide, led by" in report["attack_ready"]

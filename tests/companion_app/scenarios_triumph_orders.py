@@ -42,6 +42,13 @@ def _tap(screen, key: str):
     yield from drawn(1)
 
 
+def _send(d, screen, table: RefereeTable, key: str):
+    """Send the answer built; the report keeps what the referee received."""
+    screen.draft_send.dispatch("on_release")
+    yield from drawn(1)
+    d.report[key] = table.received[-1]
+
+
 def _start(d, root):
     d.show(root)
     screen = root.screen_by_name["triumph"]
@@ -78,9 +85,7 @@ def triumph_orders_built(d):
     d.report["attack_send_disabled"] = screen.draft_send.disabled
     d.report["attack_problems"] = layout_problems(blue, "1024x600 attack builder:")
     d.shot("triumph-attack-built")
-    screen.draft_send.dispatch("on_release")
-    yield from drawn(1)
-    d.report["attack_received"] = table.received[-1]
+    yield from _send(d, screen, table, "attack_received")
     d.report["after_attack"] = list(table.game.awaiting() or ())
     # the Allies answer the counter-attack step block by block: tapping none is an answer too
     if table.game.awaiting() == ("allied", "counter_attack"):
@@ -89,9 +94,7 @@ def triumph_orders_built(d):
         d.report["counter_none"] = screen.draft_problem.text
         d.report["counter_problems"] = layout_problems(red, "1024x600 counter-attack builder:")
         d.shot("triumph-counter-attack-built")
-        screen.draft_send.dispatch("on_release")
-        yield from drawn(1)
-        d.report["counter_received"] = table.received[-1]
+        yield from _send(d, screen, table, "counter_received")
     # a feint on a fresh battle: the blocks tapped, the end tapped on the map
     table = RefereeTable()
     table.start(french_setup(), allied_setup())
@@ -114,9 +117,7 @@ def triumph_orders_built(d):
     d.report["feint_problems"] = layout_problems(blue, "1024x600 feint builder:")
     d.shot("triumph-feint-built")
     screen.map.reset_view()
-    screen.draft_send.dispatch("on_release")
-    yield from drawn(1)
-    d.report["feint_received"] = table.received[-1]
+    yield from _send(d, screen, table, "feint_received")
     d.report["after_feint"] = list(table.game.awaiting() or ())
     # the Allies advance one block to block the approach
     screen = yield from _start(d, red)
@@ -126,7 +127,5 @@ def triumph_orders_built(d):
     d.report["advance_ready"] = screen.draft_problem.text
     d.report["advance_problems"] = layout_problems(red, "1024x600 advance builder:")
     d.shot("triumph-advance-built")
-    screen.draft_send.dispatch("on_release")
-    yield from drawn(1)
-    d.report["advance_received"] = table.received[-1]
+    yield from _send(d, screen, table, "advance_received")
     d.report["advanced"] = str(table.game.state.units[draft.candidates[0]].at)

@@ -10,7 +10,7 @@ from companion_app.model.triumph_orders import OrdersDraft, PickDraft, known_gam
 from engine.triumph.actions import action_from_dict
 from engine.triumph.game import TriumphGame
 from tests.companion_app.test_triumph_answers import threatened_93
-from tests.companion_app.triumph_games import _choose, feint_on_94
+from tests.companion_app.triumph_games import THREAT_ON_94, _choose, feint_on_94
 from tests.engine.triumph.setups import allied_setup, french_setup
 
 ST_HILAIRE = ["f-st. -0", "f-st. -1", "f-st. -2", "f-st. -3"]
@@ -20,12 +20,7 @@ def french_threat_on_94() -> TriumphGame:
     """7:00: Langeron marches to 94 and the Allies end their turn; St. Hilaire threatens 94
     from 93 across the wide border and the Allies stand with all five blocks."""
     game = TriumphGame.from_setups(french_setup(), allied_setup(), handle_secret="orders")
-    for wanted in (
-        lambda a: a["type"] == "corps_move" and a["commander"] == "Langeron" and a["to"] == "R94",
-        lambda a: a["type"] == "end_turn",
-        lambda a: a["type"] == "threat" and a["from"] == 93 and a["into"] == 94,
-        lambda a: a["type"] == "defend" and len(a["units"]) == 5,
-    ):
+    for wanted in THREAT_ON_94:
         _choose(game, wanted)
     assert game.awaiting() == ("french", "feint_or_press")
     return game

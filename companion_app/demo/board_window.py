@@ -157,12 +157,13 @@ class BoardWindow(BoxLayout):
         if referee is None:
             return "Starting..."
         lines = []
-        pending = [c for c in referee.desk.pending.values() if getattr(c, "square", None)]
-        for challenge in pending:
-            lines.append(f"{challenge.seat.capitalize()}'s tablet asks for [b]{challenge.square}[/b]: "
-                         "tap that square to put a token there.")
-        for seat, code in self.system.codes.items():
-            lines.append(f"{seat.capitalize()}'s tablet: type the code [b]{code}[/b].")
+        # The console's part: each pending request by name and key, with its code (never sent).
+        for request in referee.desk.pending.values():
+            who = "The referee display" if request.seat == "display" else f"{request.seat.capitalize()}'s tablet"
+            if request.code:
+                lines.append(f"{who} ({request.name}, key {request.fingerprint}): type the code [b]{request.code}[/b].")
+            else:
+                lines.append(f"{who} ({request.name}): tap the two squares the tablet shows to put tokens there.")
         check = referee.board_check() or {}
         if check and not check.get("matches", True):
             for key, words in (("clear", "Drag off the board the token on"), ("fill", "Tap to put a token on"),

@@ -106,10 +106,11 @@ class ScriptedGame:
 
             self.wait(challenged, what=f"{color}'s pairing challenge")
             assert tablet.state.pairing is not None  # challenged() held
-            square = tablet.state.pairing.get("square")
-            if square:
-                board.place(Square.parse(square))
-                how = f"a piece put on {square}"
+            squares = tablet.state.pairing.get("squares")
+            if squares:  # the tablet chose two squares: a hand covers both
+                for square in squares:
+                    board.place(Square.parse(square))
+                how = f"pieces put on {' and '.join(squares)}"
             else:
                 def coded(c: str = color) -> bool:
                     return c in self.system.codes
@@ -122,7 +123,7 @@ class ScriptedGame:
                 return t.state.phase == "setup"
 
             self.wait(seated, what=f"{color}'s seat")
-            if square:
+            for square in squares or []:
                 board.remove(Square.parse(square))
             self.say(f"{color_name(self.tr, color)}: {self.tr('Take your seat')} ({how}) ✓")
 

@@ -44,7 +44,10 @@ class ReplayHands:
         self.system = system
         self.say = say
         self.tr = Translator(language)
-        self.display = DisplayClient(system.broker.url, system.board_name)
+        # In one process the display is given the referee's key (a display elsewhere pairs by code).
+        assert system.referee is not None
+        self.display = DisplayClient(system.broker.url, system.board_name,
+                                     sign_key=system.referee.signer.verify_key)
         self.display.start(wait=5)
         self.defender: int | None = None
 

@@ -78,12 +78,15 @@ class ContractTranslator:
             self.deliver("phase", {"phase": "setup", "seat": self.seat})
             # When the seat's snapshot came first (a tablet back in a running game), its phase stands.
             self._phase()
-        elif status == "challenge":
-            self.deliver("pairing", {"square": reply.get("square"), "method": reply.get("method")})
+        elif status == "challenge":  # a code to type, two squares to cover, or the holder's approval
+            squares = reply.get("squares") if reply.get("method") == "squares" else None
+            self.deliver("pairing", {"squares": squares if isinstance(squares, list) else None,
+                                     "method": reply.get("method"), "fingerprint": reply.get("fingerprint")})
         elif status == "lost":  # another tablet (or the computer) has this seat: this one sends nothing more
             self.deliver("pairing", {"lost": True, "seat": reply.get("seat"), "reason": reply.get("reason", "")})
         else:
             self.deliver("pairing", {"message": reply.get("message", ""), "seat": reply.get("seat"),
+                                     "method": reply.get("method"), "bad_code": bool(reply.get("bad_code")),
                                      "reason": reply.get("reason", ""), "data": reply.get("data") or {}})
 
     def _follow_game(self, game_id: Any) -> None:

@@ -136,6 +136,8 @@ def pairing_refusal_text(tr, pairing: dict[str, Any]) -> str:
         minutes = data["minutes"]
         return tr.ngettext("Too many wrong codes: try again in {count} minute.",
                            "Too many wrong codes: try again in {count} minutes.", minutes).format(count=minutes)
+    if pairing.get("bad_code"):
+        return tr("The code has six digits, 0 to 9.")
     if reason in PAIRING_REASONS:
         return tr(PAIRING_REASONS[reason])
     # An older referee says it in English only: the tablet's own sentence instead.
@@ -146,6 +148,7 @@ def pairing_refusal_text(tr, pairing: dict[str, Any]) -> str:
 PAIRING_REASONS = {
     "too-many-codes": N_("Too many wrong codes: press Back and ask for the seat again."),
     "no-code": N_("This tablet was asked for no code, or it expired: press Back and try again."),
+    "busy": N_("Many tablets are asking for this seat right now: press Back and try again in a few minutes."),
 }
 
 
@@ -183,16 +186,24 @@ class PairingScreen(Screen):
         tr = self.root_app.tr
         pairing = state.pairing or {}
         self.title.text = tr("Take your seat")
-        square = pairing.get("square")
+        squares = pairing.get("squares")
         if pairing.get("lost"):
             self.instruction.text = (tr("The computer plays your seat now: the other tablet chose to "
                                         "play the computer. Press Back to watch or to choose again.")
                                      if pairing.get("reason") == "computer" else
                                      tr("Another tablet now holds your seat: this one sends nothing more."))
             self.square.text = ""
-        elif square:
-            self.instruction.text = tr("Put any piece on this square of the board:")
-            self.square.text = square
+        elif squares:  # the tablet chose them: covering both proves the player sits at the board
+            self.instruction.text = tr("Put a piece on each of these two squares of the board:")
+            self.square.text = "  ".join(str(s) for s in squares)
+        elif pairing.get("method") == "approval":
+            self.instruction.text = tr("The tablet holding this seat must approve this one "
+                                       "(or the referee's console). Your key: {fingerprint}").format(
+                fingerprint=pairing.get("fingerprint") or state.my_fingerprint or "")
+            self.square.text = ""
+        elif pairing.get("method") == "code" and state.seat is None:
+            self.instruction.text = tr("Type the code the referee's console shows for this display:")
+            self.square.text = ""
         elif pairing.get("method") == "code":
             self.instruction.text = tr("Type the code the referee gives out for this seat, then press "
                                        "Send code.")
@@ -200,7 +211,7 @@ class PairingScreen(Screen):
         else:
             self.instruction.text = tr("Waiting for the referee...")
             self.square.text = ""
-        self.code_label.text = tr("No board attached? Type the code the referee gives out:")
+        self.code_label.text = tr("No board attached? Type the code the referee's console shows for this tablet:")
         self.send_code.text = tr("Send code")
         self.cancel.text = tr("Back")
         self.message.text = pairing_refusal_text(tr, pairing)

@@ -284,6 +284,10 @@ class BoardSide:
         blocked = game.blocked if game else variant.lakes | frozenset(self.session.volcanoes)
         return sorted(s.name for s in variant.squares() if s.name not in self.occupancy and s not in blocked)
 
+    def expected_squares(self) -> frozenset[str]:
+        """The squares the game says hold a piece now (any other piece is a stray)."""
+        return self.session.expected_occupancy()
+
     def middle_squares(self) -> set[str]:
         """The squares between the two setups."""
         variant = self.session.variant

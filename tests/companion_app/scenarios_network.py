@@ -17,13 +17,14 @@ def _stale_red_credentials(board: str) -> None:
 
     from companion_app.model.setup_model import app_home
     from firmware_bridge.protocol import crypto
+    from firmware_bridge.protocol.signing import PublicSigner
 
     path = app_home() / f"seat-{board}-red.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({
         "client_id": "seat-oldtablet", "key": crypto.key_to_text(PrivateKey.generate()),
         "seat": "red", "referee_key": crypto.key_to_text(PrivateKey.generate().public_key),
-        "counter": 5, "board": board}))
+        "sign_key": PublicSigner.generate().verify_key, "counter": 5, "board": board}))
 
 
 def network_game(d):
@@ -45,19 +46,21 @@ def network_game(d):
     d.show(red, window, blue)
     yield 0.2
     board = window.board
-    # Pairing: each tablet names a square; a piece put there on the board grants the seat.
+    # Pairing: each tablet names two squares; pieces put there on the board grant the seat.
     for root, seat in ((red, "red"), (blue, "blue")):
         root.connect(system.url, seat)
-        yield from _until(lambda r=root: bool((r.state.pairing or {}).get("square")),
+        yield from _until(lambda r=root: bool((r.state.pairing or {}).get("squares")),
                           what=lambda r=root: f"pairing ({r.state.pairing}, board {system.referee.occupancy})")
-        square = root.state.pairing["square"]
-        d.report[f"{seat}_pairing_square"] = square
+        squares = root.state.pairing["squares"]
+        d.report[f"{seat}_pairing_square"] = squares
         yield 0.2
         if seat == "red":
             d.shot("pairing-red", red)
-        d.tap(board, *board.square_center(square))
+        for square in squares:
+            d.tap(board, *board.square_center(square))
         yield from _until(lambda r=root: r.screens.current == "setup", what=f"{seat} seat")
-        d.drag(board, board.square_center(square), (board.right + 30, board.center_y))
+        for square in squares:
+            d.drag(board, board.square_center(square), (board.right + 30, board.center_y))
         yield 0.2
     # Setups: the Random button, then the send button, on each tablet.
     setup_rng = random.Random(12)

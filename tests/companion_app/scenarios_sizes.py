@@ -147,6 +147,7 @@ def board_window_sizes(d):
     from companion_app.demo.board_window import BoardWindow
     from companion_app.demo.placement import stratego_places
     from companion_app.demo.system import DemoSystem
+    from firmware_bridge.protocol.public_client import DisplayClient
 
     system = DemoSystem()
     system.start()
@@ -157,8 +158,14 @@ def board_window_sizes(d):
         place = stratego_places(screen, ["red", "blue"])["board"]
         name = f"{screen[0]}x{screen[1]}"
         for state in ("empty", "pairing", "fix"):
-            if state == "pairing":
-                system.codes = {"red": "123456", "blue": "654321"}
+            if state == "pairing" and "code" not in d.report:  # a display asks: its code shows here
+                asking = DisplayClient(system.broker.url, system.board_name)
+                assert asking.start()
+                d.on_finish = lambda a=asking: (a.stop(), system.stop())
+                asking.pair()
+                yield from _until(lambda: any(r.code for r in system.referee.desk.pending.values()),
+                                  what="the display's pairing request")
+                d.report["code"] = next(r.code for r in system.referee.desk.pending.values() if r.code)
             if state == "fix":  # tokens where the game has none: the window says to take them off
                 for square in ("a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1", "j1"):
                     if Square.parse(square) not in system.board.occupied():

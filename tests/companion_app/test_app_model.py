@@ -121,8 +121,8 @@ def test_replay_refuses_to_invent_a_record_after_missed_views():
 def test_adapter_maps_contract_phases_to_screens():
     got = []
     adapter = ContractTranslator(lambda kind, payload: got.append((kind, payload)), "red")
-    adapter.pairing({"status": "challenge", "method": "square", "square": "e4", "seat": "red"})
-    assert got[-1] == ("pairing", {"square": "e4", "method": "square"})
+    adapter.pairing({"status": "challenge", "method": "squares", "squares": ["e4", "g5"], "seat": "red"})
+    assert got[-1] == ("pairing", {"squares": ["e4", "g5"], "method": "squares", "fingerprint": None})
     adapter.pairing({"status": "granted", "seat": "red"})
     assert got[-1] == ("phase", {"phase": "setup", "seat": "red"})
     adapter.seat_state({"phase": "setup", "view": None, "setup": {"a1": "flag"}, "seq": 1})

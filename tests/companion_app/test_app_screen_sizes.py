@@ -55,4 +55,4 @@ def test_the_demos_board_window_fits_and_its_board_never_jumps(xvfb, tmp_path):
     for screen, places in report["boards"].items():
         assert len({tuple(place) for place in places}) == 1, (screen, places)
         statuses = report["statuses"][screen]
-        assert "type the code [b]123456[/b]" in statuses[1] and "Drag off the board the tokens on" in statuses[2]
+        assert f"type the code [b]{report['code']}[/b]" in statuses[1] and "Drag off the board the tokens on" in statuses[2]

@@ -25,9 +25,9 @@ def _play_the_headless_demo(tmp_path, timeout: float) -> str:
     out = result.stdout
     assert result.returncode == 0, out + result.stderr
     assert "no display found" in out
-    # Both tablets took their seats by a piece put on the square the referee named.
-    assert "Red: Take your seat (a piece put on" in out
-    assert "Blue: Take your seat (a piece put on" in out
+    # Both tablets took their seats by pieces put on the two squares each named.
+    assert "Red: Take your seat (pieces put on" in out
+    assert "Blue: Take your seat (pieces put on" in out
     # Sixteen moves were ruled from the simulated board, then a draw was agreed.
     assert " 16. Blue " in out
     assert "Draw — Reason: both players agreed to a draw" in out

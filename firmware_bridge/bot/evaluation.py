@@ -26,9 +26,6 @@ FLAG_PULL = 120.0  # what an attack on a possible flag is worth to the pull (not
 REACH = 30.0  # steps at which a target's pull fades out (it falls linearly, so far pieces feel it)
 DOMINANT = 1.5  # a piece no enemy piece alive can beat (bombs and the assassin aside)
 AVERSION_SCALE = 50.0  # loss aversion: a battle lost to an unknown piece costs value x (1 + value / this)
-# Hunters: an enemy piece that may beat ours, two to HUNT_REACH steps away (one step is the
-# search's own business), threatens it with a weight that fades to nothing past HUNT_REACH.
-HUNT_REACH = 4
 
 
 def loss_aversion(value: float, guess: float = 1.0) -> float:
@@ -148,44 +145,3 @@ class Attraction:
             if value > best:
                 best = value
         return best
-
-
-class Hunters:
-    """For each of our kinds: the enemy squares from which a piece that may beat it could come."""
-
-    def __init__(self, rules: Rules, table: list[list[int]],
-                 threats: dict[str, list[tuple[int, float]]]) -> None:
-        self.table = table
-        self.threats = threats  # our kind -> [(enemy square, chance it beats us x our value)]
-
-    @classmethod
-    def of(cls, rules: Rules, table: list[list[int]], kinds: set[str],
-           enemies: Mapping[int, tuple[int, Mapping[str, float]]],
-           values: tuple[list[float], list[float]], side: int) -> Hunters:
-        """The threats to each of `kinds` from `enemies` (id -> (square, beliefs))."""
-        code, battle, mobile = rules.code, rules.battle, rules.mobile
-        own = values[side]
-        threats: dict[str, list[tuple[int, float]]] = {}
-        for name in kinds:
-            mine = code[name]
-            found = []
-            for square, belief in enemies.values():
-                chance = sum(p for kind, p in belief.items()
-                             if mobile[code[kind]] and battle[code[kind]][mine] == ATTACKER_WINS)
-                if chance > 0.0:
-                    found.append((square, chance * own[mine]))
-            threats[name] = found
-        return cls(rules, table, threats)
-
-    def danger(self, kind: str, square: int) -> float:
-        """The worst threat to a piece of `kind` on `square` from a hunter two or more steps off."""
-        worst = 0.0
-        row = self.table[square]
-        for where, threat in self.threats.get(kind, ()):
-            steps = row[where]
-            if steps < 2 or steps > HUNT_REACH:
-                continue
-            value = threat * (1.0 - (steps - 2) / (HUNT_REACH - 1))
-            if value > worst:
-                worst = value
-        return worst

@@ -20,10 +20,9 @@ from engine.stratego.notebook import Notebook, human_setup
 from engine.stratego.pieces import Color
 from engine.stratego.squares import Square
 from engine.stratego.variants import get_variant
-from firmware_bridge.bot.board import ATTACKER_WINS, SearchBoard
+from firmware_bridge.bot.board import SearchBoard
 from firmware_bridge.bot.evaluation import (
     Attraction,
-    Hunters,
     distances,
     expected_gain,
     kind_values,
@@ -68,33 +67,6 @@ REVEAL_SHARE = 0.12  # share of an unknown high piece's value lost by showing it
 # this share of the piece's value times that chance.
 ASSASSIN_FLOOR = 0.25
 ASSASSIN_DREAD = 1.0
-# Walking into (or out of) a hunter's reach costs (or earns) this share of the threat: the
-# search sees a threat one step off, not the piece two or three steps off that closes in. A
-# piece the opponent knows is hunted in earnest; a hidden one only by what the opponent infers.
-HUNT_WEIGHT = 0.3
-HUNT_HIDDEN = 0.4
-# The enemy's highest piece alive is worth this much more to us than its rank says: it is the
-# one that hunts our shown pieces without fear, so an even trade for it is a gain.
-TOP_PREMIUM = 1.3
-# A piece that never moved near our flag may be a bomb to the opponent: while any such piece
-# might be anything, an opponent that counts cannot tell our flag and its bombs apart. Its
-# first move costs this much, within RESERVE_REACH steps of our flag, while no intruder is near.
-RESERVE_COST = 10.0
-RESERVE_REACH = 2
-# A piece of ours the opponent knows stands safer beside one it does not know: an attacker that
-# takes it may be taken in turn by a piece it cannot rule out. Gaining or losing such an escort
-# for a known piece with enemy pieces within ESCORT_REACH steps is worth this share of its value.
-ESCORT_SHARE = 0.15
-ESCORT_REACH = 3
-# The garrison: GARRISON_SIZE modest pieces (worth GARRISON_VALUES, able to beat a Miner) stay
-# within GARRISON_REACH steps of our flag, so an enemy digging through its bombs late in the
-# game meets a defender; a missing guard walking home earns GARRISON_PULL a step, a guard
-# leaving a garrison that would fall short costs GARRISON_COST.
-GARRISON_SIZE = 2
-GARRISON_REACH = 2
-GARRISON_VALUES = (9.0, 35.0)
-GARRISON_PULL = 1.0
-GARRISON_COST = 4.0
 
 
 class ComputerPlayer:
@@ -233,15 +205,7 @@ class ComputerPlayer:
                 side = alive[board.color[piece]]
                 name = board.kind_name(piece)
                 side[name] = side.get(name, 0) + 1
-        values = kind_values(board.rules, {0: alive[0], 1: alive[1]})
-        if TOP_PREMIUM != 1.0:
-            enemy = 1 - COLOR_CODE[self.color.value]
-            ranks = [(self.variant.kinds[name].rank or 0, name) for name in alive[enemy]
-                     if board.rules.mobile[board.rules.code[name]]]
-            if ranks:
-                top = board.rules.code[max(ranks)[1]]
-                values[enemy][top] *= TOP_PREMIUM
-        return values
+        return kind_values(board.rules, {0: alive[0], 1: alive[1]})
 
     def _intruders(self, board: SearchBoard, enemy_squares: dict[int, int],
                    beliefs: dict[int, dict[str, float]], me: int) -> dict[int, float]:
@@ -298,82 +262,6 @@ class ComputerPlayer:
             result[piece] = at_risk
         return result
 
-    def _garrison(self, board: SearchBoard, flag: int, values: tuple[list[float], list[float]],
-                  me: int) -> tuple[int, set[int]] | None:
-        """How many guards our flag has now, and which of our pieces could be one (or None)."""
-        if flag < 0 or self._distances is None:
-            return None
-        low, high = GARRISON_VALUES
-        miner = next((k for k in board.rules.kinds if board.rules.variant.kinds[k].mobile
-                      and any(d == k for d, _ in board.rules.variant.combat.defusers)), None)
-        able = set()
-        for piece in board.movers[me]:
-            if board.square[piece] < 0 or not low <= values[me][board.kind[piece]] <= high:
-                continue
-            code = board.kind[piece]
-            if miner is not None and board.rules.battle[code][board.rules.code[miner]] != ATTACKER_WINS:
-                continue
-            able.add(piece)
-        row = self._distances[flag]
-        guards = sum(1 for piece in able if row[board.square[piece]] <= GARRISON_REACH)
-        return guards, able
-
-    def _garrison_change(self, flag: int, origin: int, target: int, guards: int) -> float:
-        """The garrison's say on a move of a piece able to guard."""
-        assert self._distances is not None
-        row = self._distances[flag]
-        inside_before, inside_after = row[origin] <= GARRISON_REACH, row[target] <= GARRISON_REACH
-        if inside_before and not inside_after:
-            return -GARRISON_COST if guards <= GARRISON_SIZE else 0.0
-        if guards < GARRISON_SIZE and not inside_before:
-            return GARRISON_PULL * (row[origin] - row[target])
-        return 0.0
-
-    def _exposed(self, board: SearchBoard, enemy_squares: dict[int, int], known_ids: set[int],
-                 me: int) -> set[int]:
-        """Our known pieces (indices) with an enemy piece within ESCORT_REACH steps."""
-        assert self._distances is not None
-        table = self._distances
-        return {piece for piece in board.movers[me]
-                if board.square[piece] >= 0 and board.ident[piece] in known_ids
-                and any(table[board.square[piece]][where] <= ESCORT_REACH
-                        for where in enemy_squares.values())}
-
-    def _escort_change(self, board: SearchBoard, origin: int, target: int, known_ids: set[int],
-                       exposed: set[int], values: tuple[list[float], list[float]], me: int) -> float:
-        """What a move does to the escorts of our exposed known pieces (see ESCORT_SHARE)."""
-        if not exposed:
-            return 0.0
-        cells, neighbours, ident = board.cells, board.neighbours, board.ident
-        mover = cells[origin]
-
-        def escorted(square: int, piece: int, after: bool) -> bool:
-            for near in neighbours[square]:
-                other = cells[near]
-                if after and near == origin:
-                    other = -1  # the mover has left
-                elif after and near == target:
-                    other = mover
-                if (other >= 0 and other != piece and board.color[other] == me
-                        and ident[other] not in known_ids):
-                    return True
-            return False
-
-        worth = values[me]
-        if mover in exposed:
-            if cells[target] >= 0:
-                return 0.0  # a battle decides its fate instead
-            change = float(escorted(target, mover, True)) - float(escorted(origin, mover, False))
-            return ESCORT_SHARE * worth[board.kind[mover]] * change
-        if ident[mover] in known_ids:
-            return 0.0
-        total = 0.0
-        for friend in exposed:
-            square = board.square[friend]
-            change = float(escorted(square, friend, True)) - float(escorted(square, friend, False))
-            total += ESCORT_SHARE * worth[board.kind[friend]] * change
-        return total
-
     def _root_bonus(self, board: SearchBoard, view: dict[str, Any], moves: list[tuple[int, int]],
                     beliefs: dict[int, dict[str, float]], me: int) -> list[float]:
         """World-independent preferences: the pull toward good fights, showing less, no dithering."""
@@ -408,11 +296,6 @@ class ComputerPlayer:
         cover = set(board.neighbours[flag]) if flag >= 0 else set()
         weight = PULL_WEIGHT * (1.0 + int(view.get("ply", 0)) / URGENCY_PLIES)
         danger = self._assassin_danger(board, beliefs, known_ids, me)
-        hunters = Hunters.of(rules, self._distances, set(targets), {
-            piece_id: (where, beliefs[piece_id]) for piece_id, where in enemy_squares.items()
-            if piece_id in beliefs}, values, me)
-        exposed = self._exposed(board, enemy_squares, known_ids, me)
-        garrison = self._garrison(board, flag, values, me)
         result = []
         for origin, target in moves:
             piece = board.cells[origin]
@@ -422,15 +305,6 @@ class ComputerPlayer:
                 at_risk = danger[piece]
                 bonus -= ASSASSIN_DREAD * values[me][board.kind[piece]] * (
                     at_risk(target, origin) - at_risk(origin, origin))
-            if board.cells[target] < 0:
-                hunted = HUNT_WEIGHT * (1.0 if board.ident[piece] in known_ids else HUNT_HIDDEN)
-                bonus -= hunted * (hunters.danger(name, target) - hunters.danger(name, origin))
-            bonus += self._escort_change(board, origin, target, known_ids, exposed, values, me)
-            if garrison is not None and piece in garrison[1]:
-                bonus += self._garrison_change(flag, origin, target, garrison[0])
-            if (RESERVE_COST and not defence and flag >= 0 and not board.moved[piece]
-                    and self._distances[flag][origin] <= RESERVE_REACH):
-                bonus -= RESERVE_COST
             if self.memory.last_from.get(board.ident[piece]) == target:
                 bonus -= BACK_COST
             if origin in cover and target not in cover:

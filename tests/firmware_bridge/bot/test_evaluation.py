@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from engine import Color, Square, get_variant
 from firmware_bridge.bot.board import BLUE, RED, SearchBoard, rules_for
-from firmware_bridge.bot.evaluation import Hunters, distances, kind_values, loss_aversion
+from firmware_bridge.bot.evaluation import kind_values, loss_aversion
 from firmware_bridge.bot.player import ComputerPlayer
 from firmware_bridge.bot.search import SearchStats, battle_gain, search_world
 from firmware_bridge.bot.seat import HIDDEN_MOVED, HIDDEN_STILL
@@ -87,83 +85,3 @@ def test_a_known_marshal_keeps_away_from_pieces_that_may_be_the_spy() -> None:
     assert at_risk(index("d4"), index("e4")) == 0.0
     # Unknown to the opponent, the Marshal has nothing to fear from a waiting Spy.
     assert bot._assassin_danger(board, beliefs, known_ids=set(), me=RED) == {}
-
-
-def escort_board(major: str) -> tuple[ComputerPlayer, SearchBoard, set[int]]:
-    """Red's captain on e3, which the opponent knows; Red's major, which it does not; a hidden
-    blue piece two steps from the captain."""
-    bot = ComputerPlayer("classic", Color.RED, "easy", seed=1)
-    bot._distances = distances(RULES)
-    board = SearchBoard(RULES)
-    board.add(index("e3"), RED, "captain", 1, moved=True)
-    board.add(index(major), RED, "major", 2)
-    board.add(index("e5"), BLUE, "sergeant", 3, hidden=HIDDEN_MOVED)
-    return bot, board, bot._exposed(board, {3: index("e5")}, known_ids={1}, me=RED)
-
-
-def test_a_known_piece_is_drawn_beside_a_friend_the_opponent_does_not_know() -> None:
-    """An attacker that takes a known piece with an unknown one beside it may be taken in turn."""
-    worth = values()
-    share = 0.15 * worth[0][RULES.code["captain"]]
-    bot, board, exposed = escort_board("c3")
-    assert len(exposed) == 1
-    assert bot._escort_change(board, index("c3"), index("d3"), {1}, exposed, worth, RED) == share
-    assert bot._escort_change(board, index("e3"), index("d3"), {1}, exposed, worth, RED) == share
-    assert bot._escort_change(board, index("e3"), index("f3"), {1}, exposed, worth, RED) == 0.0
-    bot, board, exposed = escort_board("d3")
-    assert bot._escort_change(board, index("e3"), index("f3"), {1}, exposed, worth, RED) == -share
-    assert bot._escort_change(board, index("d3"), index("d2"), {1}, exposed, worth, RED) == -share
-    # Far from every enemy piece, nobody needs an escort.
-    assert bot._exposed(board, {3: index("e9")}, known_ids={1}, me=RED) == set()
-
-
-def test_a_garrison_of_two_stays_by_the_flag() -> None:
-    bot = ComputerPlayer("classic", Color.RED, "easy", seed=1)
-    bot._distances = distances(RULES)
-    board = SearchBoard(RULES)
-    flag = index("a1")
-    board.add(flag, RED, "flag", 0)
-    guard = board.add(index("b1"), RED, "sergeant", 1, moved=True)
-    far = board.add(index("e4"), RED, "captain", 2, moved=True)
-    board.add(index("j10"), BLUE, "flag", 3, hidden=HIDDEN_STILL)
-    worth = values()
-    guards, able = bot._garrison(board, flag, worth, RED)
-    assert guards == 1 and {guard, far} <= able
-    # One guard short: the captain walking home earns a little for each step.
-    assert bot._garrison_change(flag, index("e4"), index("d4"), guards) == 1.0
-    assert bot._garrison_change(flag, index("e4"), index("e5"), guards) == -1.0
-    # Within two steps of the flag a guard may move freely; leaving the garrison costs more than
-    # any step home earns.
-    assert bot._garrison_change(flag, index("b1"), index("c1"), guards) == 0.0
-    assert bot._garrison_change(flag, index("c1"), index("d1"), guards) == -4.0
-
-
-def test_a_hunter_closing_in_threatens_a_piece_it_may_beat_and_fades_with_distance() -> None:
-    """A blue piece that is the Marshal half the time threatens our General from two to four
-    steps away (one step off is the search's business) and nothing threatens our Marshal."""
-    worth = values()
-    general = worth[RED][RULES.code["general"]]
-    belief = {"marshal": 0.5, "sergeant": 0.5}
-    hunters = Hunters.of(RULES, distances(RULES), {"general", "sergeant", "marshal"},
-                         {7: (index("e5"), belief)}, worth, RED)
-    assert hunters.danger("general", index("e4")) == 0.0  # beside it: the search sees that
-    assert hunters.danger("general", index("e3")) == 0.5 * general
-    assert hunters.danger("general", index("e2")) == pytest.approx(0.5 * general * 2 / 3)
-    assert hunters.danger("general", index("e1")) == pytest.approx(0.5 * general / 3)
-    assert hunters.danger("general", index("b1")) == 0.0
-    assert hunters.danger("marshal", index("e3")) == 0.0  # nothing it may be beats the Marshal
-    # The Sergeant fears both kinds: the Marshal half and not its equal (a draw removes both).
-    assert hunters.danger("sergeant", index("e3")) == 0.5 * worth[RED][RULES.code["sergeant"]]
-
-
-def test_the_enemys_highest_piece_alive_is_worth_more_than_its_rank() -> None:
-    bot = ComputerPlayer("classic", Color.RED, "easy", seed=1)
-    board = SearchBoard(RULES)
-    board.add(index("a1"), RED, "general", 1)
-    board.add(index("j10"), BLUE, "marshal", 2)
-    board.add(index("j9"), BLUE, "general", 3)
-    plain = values(red={"general": 1}, blue={"marshal": 1, "general": 1})
-    red, blue = bot._values(board)
-    assert blue[RULES.code["marshal"]] == 1.3 * plain[BLUE][RULES.code["marshal"]]
-    assert blue[RULES.code["general"]] == plain[BLUE][RULES.code["general"]]
-    assert red == plain[RED]

@@ -12,8 +12,10 @@ $(STAMP): pyproject.toml
 	$(VENV)/bin/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# make run GAME=triumph (Napoleon's Triumph); make run COMPUTER=blue (play the computer, LEVEL=easy|normal|strong);
+# make run LANG_UI=de (German; bg: Bulgarian)
 run: $(STAMP)
-	$(VENV)/bin/arbiter demo $(if $(GAME),--game $(GAME))
+	$(VENV)/bin/arbiter demo $(if $(GAME),--game $(GAME)) $(if $(COMPUTER),--computer $(COMPUTER)) $(if $(LEVEL),--level $(LEVEL)) $(if $(LANG_UI),--lang $(LANG_UI))
 
 test: $(STAMP)
 	bash .ci/system-deps

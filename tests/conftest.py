@@ -29,3 +29,18 @@ def embedded():
     broker.start()
     yield broker
     broker.stop()
+
+
+@pytest.fixture(params=["embedded", "mosquitto"])
+def broker_url(request):
+    """Each attack runs on the embedded broker families use and on an anonymous mosquitto."""
+    if request.param == "embedded":
+        broker = EmbeddedBroker("127.0.0.1", free_port())
+        broker.start()
+        yield broker.url
+        broker.stop()
+    else:
+        skip_without("mosquitto", os.access(MOSQUITTO, os.X_OK), "the real MQTT broker the tests start")
+        mosquitto = Mosquitto().start()
+        yield mosquitto.url
+        mosquitto.cleanup()

@@ -21,7 +21,7 @@ from kivy.uix.label import Label
 
 from companion_app.demo.system import DemoSystem
 from companion_app.ui.board import BoardWidget
-from companion_app.ui.widgets import BigButton, WrapLabel, paint_background
+from companion_app.ui.widgets import SMALLEST_TEXT, BigButton, paint_background
 from engine import Square
 
 ATTACK_GAP_S = 0.3  # both pieces off the board this long before the attacker lands (a real hand takes longer)
@@ -43,7 +43,10 @@ class BoardWindow(BoxLayout):
         self.board.drag_enabled = True
         self.board.bind(on_square_tap=lambda _w, sq: self.tap(sq),
                         on_square_drop=lambda _w, a, b: self.drop(a, b))
-        self.status = WrapLabel(font_size=sp(15))
+        # A fixed height: the board above must not jump when the text changes length.
+        self.status = Label(font_size=sp(15), size_hint_y=None, height=dp(118), halign="left",
+                            valign="top", markup=True)
+        self.status.bind(size=lambda label, size: setattr(label, "text_size", size))
         buttons = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
         self.place_button = BigButton(text="Put both setups on the board", role="primary")
         self.place_button.bind(on_release=lambda *_: self.place_setups())
@@ -134,32 +137,49 @@ class BoardWindow(BoxLayout):
         self.board.show(width=variant.width, height=variant.height,
                         blocked=[s.name for s in variant.lakes], pieces=pieces, highlights=marks)
         self.status.text = self._status_text()
+        self._fit_status()
         setups = referee.stratego.setups if referee else {}
         self.place_button.disabled = (not setups or game is not None and game.ply > 0) and not (
             replay is not None and replay["phase"] == "placing")
 
+    def _fit_status(self) -> None:
+        """Shrink the status text until it fits its fixed box (a long list of squares)."""
+        label = self.status
+        label.font_size = sp(15)
+        label.texture_update()
+        while label.texture_size[1] > label.height and label.font_size > SMALLEST_TEXT:
+            label.font_size = max(SMALLEST_TEXT, label.font_size * 0.9)
+            label.texture_update()
+
     def _status_text(self) -> str:
+        """What to do next on this board, in the gestures this window understands."""
         referee = self.system.referee
         if referee is None:
             return "Starting..."
         lines = []
-        pending = [c for c in referee.desk.pending.values() if getattr(c, "square", None)]
-        for challenge in pending:
-            lines.append(f"{challenge.seat.capitalize()} tablet pairing: put a piece on {challenge.square}")
-        for seat, code in self.system.codes.items():
-            lines.append(f"{seat.capitalize()} pairing code: {code}")
+        # The console's part: each pending request by name and key, with its code (never sent).
+        for request in referee.desk.pending.values():
+            who = "The referee display" if request.seat == "display" else f"{request.seat.capitalize()}'s tablet"
+            if request.code:
+                lines.append(f"{who} ({request.name}, key {request.fingerprint}): type the code [b]{request.code}[/b].")
+            else:
+                lines.append(f"{who} ({request.name}): tap the two squares the tablet shows to put tokens there.")
         check = referee.board_check() or {}
         if check and not check.get("matches", True):
-            for key, words in (("clear", "Take off"), ("fill", "Put a piece on"),
-                               ("wrong", "Lift and put back the right piece")):
+            for key, words in (("clear", "Drag off the board the token on"), ("fill", "Tap to put a token on"),
+                               ("wrong", "Tap to lift and put back the right piece on")):
                 squares = check.get(key) or []
+                if len(squares) > 1:
+                    words = words.replace("the token", "the tokens")
                 if squares:
                     more = f" and {len(squares) - 8} more" if len(squares) > 8 else ""
-                    lines.append(f"{words}: {', '.join(squares[:8])}{more}")
+                    lines.append(f"{words} [b]{', '.join(squares[:8])}[/b]{more}.")
         game = referee.stratego.game
+        setups = referee.stratego.setups
+        if setups and (game is None or game.ply == 0) and (check.get("fill") or not lines):
+            lines.append("The button below puts every sent setup on the board at once.")
         if game is not None and game.result is None and not lines:
-            lines.append(f"{game.to_move.value.capitalize()} to move: drag a piece.")
-        lines.append(f"Broker: {self.system.url}")
+            lines.append(f"{game.to_move.value.capitalize()} to move: drag a token (onto another to attack).")
         return "\n".join(lines)
 
     def stop(self) -> None:

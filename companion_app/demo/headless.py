@@ -106,10 +106,11 @@ class ScriptedGame:
 
             self.wait(challenged, what=f"{color}'s pairing challenge")
             assert tablet.state.pairing is not None  # challenged() held
-            square = tablet.state.pairing.get("square")
-            if square:
-                board.place(Square.parse(square))
-                how = f"a piece put on {square}"
+            squares = tablet.state.pairing.get("squares")
+            if squares:  # the tablet chose two squares: a hand covers both
+                for square in squares:
+                    board.place(Square.parse(square))
+                how = f"pieces put on {' and '.join(squares)}"
             else:
                 def coded(c: str = color) -> bool:
                     return c in self.system.codes
@@ -122,7 +123,7 @@ class ScriptedGame:
                 return t.state.phase == "setup"
 
             self.wait(seated, what=f"{color}'s seat")
-            if square:
+            for square in squares or []:
                 board.remove(Square.parse(square))
             self.say(f"{color_name(self.tr, color)}: {self.tr('Take your seat')} ({how}) ✓")
 
@@ -265,6 +266,6 @@ def play_headless(plies: int = 24, seed: int = 1, language: str = "en",
     if not run_script(system, script, plies,
                       f"Broker {system.broker.url}, board '{system.board_name}', referee running.", say):
         return 1
-    say(f"Privacy check: {script.privacy_checks} pieces in the tablets' views, "
-        "no hidden enemy rank among them.")
+    say(f"No secrets shown: the tablets drew {script.privacy_checks} pieces over the game, and "
+        "never an enemy piece's rank its player was not allowed to know.")
     return 0

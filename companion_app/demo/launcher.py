@@ -8,23 +8,28 @@ window. Without one: says so and plays a scripted game in the terminal instead.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 
 from companion_app.i18n.catalog import LANGUAGES
 from companion_app.ui import kivy_env
+
+SCRIPTED_PLIES = 24  # the scripted game's length when --plies does not say
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """The command line of `arbiter demo`."""
     parser = argparse.ArgumentParser(prog="arbiter demo", description=__doc__)
     parser.add_argument("--headless", action="store_true", help="play the scripted game even with a display")
-    parser.add_argument("--plies", type=int, default=24, help="moves of the scripted game")
+    parser.add_argument("--plies", type=int, default=None,
+                        help="moves to play (default: a scripted game of 24; a replay: the whole file)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en")
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--game", choices=("stratego", "triumph"), default="stratego",
                         help="triumph: Napoleon's Triumph (2 December 1805), entered on the tablets")
-    parser.add_argument("--display", action="store_true", help="also open the referee display")
+    parser.add_argument("--display", action="store_true", help=argparse.SUPPRESS)  # now always open
+    parser.add_argument("--no-display", action="store_true", help="do not open the referee display")
     parser.add_argument("--replay", metavar="FILE",
                         help="replay a recorded game (JSON record, Gravon XML or GSN) on the board")
     parser.add_argument("--computer", choices=("red", "blue"), help="the computer plays this seat")
@@ -36,6 +41,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     """Run the demo (windowed when a display exists)."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    # The demo says itself what to do; the referee's and the network's log lines (pairing codes
+    # it already shows, messages meant for other tablets) are a developer's, not a family's.
+    logging.getLogger("firmware_bridge").setLevel(logging.ERROR)
     if args.headless or not kivy_env.has_display():
         if not args.headless:
             print("arbiter demo: no display found (DISPLAY is not set), so the app windows cannot "
@@ -51,11 +59,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.computer:
             from companion_app.demo.computer_demo import play_against_computer_headless
 
-            return play_against_computer_headless(args.computer, args.level, args.plies, args.seed,
-                                                  args.lang, args.variant)
+            return play_against_computer_headless(args.computer, args.level, args.plies or SCRIPTED_PLIES,
+                                                  args.seed, args.lang, args.variant)
         from companion_app.demo.headless import play_headless
 
-        return play_headless(plies=args.plies, seed=args.seed, language=args.lang)
+        return play_headless(plies=args.plies or SCRIPTED_PLIES, seed=args.seed, language=args.lang)
     if args.game == "triumph":
         from companion_app.demo.triumph_windows import run_triumph_windows
 

@@ -44,7 +44,10 @@ class ReplayHands:
         self.system = system
         self.say = say
         self.tr = Translator(language)
-        self.display = DisplayClient(system.broker.url, system.board_name)
+        # In one process the display is given the referee's key (a display elsewhere pairs by code).
+        assert system.referee is not None
+        self.display = DisplayClient(system.broker.url, system.board_name,
+                                     sign_key=system.referee.signer.verify_key)
         self.display.start(wait=5)
         self.defender: int | None = None
 
@@ -68,10 +71,11 @@ class ReplayHands:
         self.system.place_setups()
         self.wait(lambda r: r.get("phase") in ("replaying", "end"), "the setups on the board")
 
-    def play(self, plies: int) -> int:
-        """Make the game's next moves on the board; returns how many were recognised."""
+    def play(self, plies: int | None = None) -> int:
+        """Make the game's next moves on the board (all of them unless `plies` says how many);
+        returns how many were recognised."""
         made = 0
-        for _ in range(plies):
+        while plies is None or made < plies:
             replay = self.replay()
             step = replay.get("next")
             if replay.get("phase") != "replaying" or not step:
@@ -124,9 +128,10 @@ class ReplayHands:
         self.display.stop()
 
 
-def play_replay_headless(path: str, plies: int = 12, language: str = "en",
+def play_replay_headless(path: str, plies: int | None = None, language: str = "en",
                          say: Callable[[str], None] = print) -> int:
-    """Replay the file's first moves through broker, referee and simulated board; 0 when done."""
+    """Replay the file (its first `plies` moves if given) through broker, referee and simulated
+    board; 0 when done."""
     try:
         text, variant = read_replay_file(path)
     except (OSError, UnicodeDecodeError, ArbiterError) as error:

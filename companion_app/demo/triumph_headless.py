@@ -50,7 +50,8 @@ class TriumphTable:
                                                broker_url=url, variant=VARIANT, name="Austerlitz"))
         self.referee.on_pairing_code = lambda seat, code: self.codes.__setitem__(seat, code)
         self.seats = {seat: SeatClient(url, BOARD, name=seat) for seat in SIDE_OF_SEAT}
-        self.display = DisplayClient(url, BOARD)
+        # In one process the display is given the referee's key (a display elsewhere pairs by code).
+        self.display = DisplayClient(url, BOARD, sign_key=self.referee.signer.verify_key)
 
     def start(self) -> None:
         """Start the broker, the referee and the clients; pair both seats by code."""
@@ -59,7 +60,7 @@ class TriumphTable:
         for client in (*self.seats.values(), self.display):
             assert client.start(), "a client could not reach the broker"
         for seat, client in self.seats.items():
-            assert client.wait(_has_referee_key, WAIT_S), "no referee info"
+            assert client.link.connected.wait(WAIT_S), "no broker"
             client.pair(seat)
             assert client.wait(_challenged, WAIT_S), "no pairing challenge"
             deadline = time.monotonic() + WAIT_S
@@ -153,10 +154,6 @@ def _send_setup(client: SeatClient, setup: dict[str, Any]) -> str:
 
 def _send_action(client: SeatClient, action: dict[str, Any]) -> str:
     return client.nt(action)
-
-
-def _has_referee_key(client: SeatClient) -> bool:
-    return client.referee_key is not None
 
 
 def _challenged(client: SeatClient) -> bool:

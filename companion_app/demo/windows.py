@@ -1,7 +1,8 @@
 """The windowed demo: this process runs broker, referee and the board window; tablets are children.
 
-Each tablet (and the optional referee display) is a separate `arbiter tablet` process with its
-own window, connected over MQTT like a real tablet on the table's network.
+Each tablet and the referee display is a separate `arbiter tablet` process with its own window,
+connected over MQTT like a real tablet on the table's network. The windows are laid side by side
+to fit the screen (placement.py); closing any of them ends the demo.
 """
 
 from __future__ import annotations
@@ -12,19 +13,44 @@ import sys
 import tempfile
 from pathlib import Path
 
+from companion_app.demo.placement import Place, screen_size, stratego_places
 from companion_app.ui import kivy_env
 
-BOARD_SIZE = (520, 800)
-TABLET_SIZE = (760, 400)
+NEXT_STEPS = """\
+arbiter demo: the whole table runs on this computer (broker and referee at {url}).
+  Windows: the simulated board (left), {tablets} (middle), the referee display (right).
+  1. Pair each tablet: it names a square; tap that square in the board window to put a token
+     there, then drag that token off the board again.
+  2. On each tablet arrange the army (Random gives a sensible one), then press the green button.
+  3. In the board window press "Put both setups on the board".
+  4. Play in the board window: drag a token to move it (onto another to attack); drag a token
+     off the board to take it off; each tablet says what happened and what to take off.
+  Close any window to end the demo."""
 
 
-def spawn(url: str, seat: str, position: tuple[int, int], size: tuple[int, int], language: str,
-           folder: Path) -> subprocess.Popen:
+TITLES = {"red": "Arbiter: Red's tablet", "blue": "Arbiter: Blue's tablet",
+          "display": "Arbiter: the referee display"}
+
+
+def spawn(url: str, seat: str, place: Place, language: str, folder: Path,
+          title: str | None = None) -> subprocess.Popen:
     """Start one `arbiter tablet` window (a seat's tablet, or the referee display)."""
     command = [sys.executable, "-m", "firmware_bridge.cli.main", "tablet", "--board", url, "--seat", seat,
-               "--size", f"{size[0]}x{size[1]}", "--position", f"{position[0]},{position[1]}",
-               "--lang", language, "--credentials", str(folder / f"{seat}.json")]
+               "--size", f"{place.width}x{place.height}", "--position", f"{place.x},{place.y}",
+               "--lang", language, "--credentials", str(folder / f"{seat}.json"),
+               "--title", title or TITLES[seat]]
     return subprocess.Popen(command)
+
+
+def end_with_any_window(app, children: list[subprocess.Popen]) -> None:
+    """Stop `app` (and so the demo) as soon as any child window is closed."""
+    from kivy.clock import Clock
+
+    def check(_dt: float) -> None:
+        if any(child.poll() is not None for child in children):
+            app.stop()
+
+    Clock.schedule_interval(check, 0.5)
 
 
 def stop_windows(children: list[subprocess.Popen]) -> None:
@@ -42,12 +68,16 @@ def run_windows(args: argparse.Namespace) -> int:
     """Start everything, show the board window until it is closed, then stop the rest."""
     from companion_app.demo.system import DemoSystem
 
-    kivy_env.prepare(*BOARD_SIZE)
+    computer = getattr(args, "computer", None)  # the computer holds that seat: no tablet for it
+    seats = [seat for seat in ("red", "blue") if seat != computer]
+    places = stratego_places(screen_size(), seats)
+    board = places["board"]
+    kivy_env.prepare(board.width, board.height)
     from kivy.config import Config
 
     Config.set("graphics", "position", "custom")
-    Config.set("graphics", "left", "0")
-    Config.set("graphics", "top", "0")
+    Config.set("graphics", "left", str(board.x))
+    Config.set("graphics", "top", str(board.y))
     from kivy.app import App
     from kivy.clock import Clock
 
@@ -58,7 +88,6 @@ def run_windows(args: argparse.Namespace) -> int:
         from companion_app.demo.replay_demo import read_replay_file, start_replay
 
         replay = read_replay_file(args.replay)
-    computer = getattr(args, "computer", None)  # the computer holds that seat: no tablet for it
     system = DemoSystem(replay[1] if replay else args.variant, computer=computer,
                         computer_level=getattr(args, "level", "normal"))
     system.start()
@@ -67,18 +96,21 @@ def run_windows(args: argparse.Namespace) -> int:
         print(f"arbiter demo: replaying {args.replay}: put both setups on the board, then make "
               "the moves the tablets show.")
     folder = Path(tempfile.mkdtemp(prefix="arbiter-demo-tablets-"))
-    left = BOARD_SIZE[0]
-    children = [spawn(system.url, seat, (left, top), TABLET_SIZE, args.lang, folder)
-                for seat, top in (("red", 0), ("blue", TABLET_SIZE[1])) if seat != computer]
-    if args.display:
-        children.append(spawn(system.url, "display", (left + 80, 80), (900, 600), args.lang, folder))
-    print(f"arbiter demo: broker and referee at {system.url}; close the board window to stop.")
+    children = [spawn(system.url, seat, places[seat], args.lang, folder) for seat in seats]
+    if not getattr(args, "no_display", False):
+        children.append(spawn(system.url, "display", places["display"], args.lang, folder))
+    tablets = " and ".join(f"{seat.capitalize()}'s tablet" for seat in seats)
+    if computer:
+        tablets += f" (the computer plays {computer.capitalize()}: make its moves on the board as "
+        tablets += "your tablet shows them)"
+    print(NEXT_STEPS.format(url=system.url, tablets=tablets), flush=True)
 
     class BoardApp(App):
         title = "Arbiter demo: the simulated board"
 
         def build(self):
             self.window = BoardWindow(system)
+            end_with_any_window(self, children)
             if args.quit_after:
                 Clock.schedule_once(lambda _dt: self.stop(), args.quit_after)
             return self.window

@@ -79,28 +79,49 @@ REFUSAL_RULES = {
 }
 
 
-# The engine's reasons the app translates in full; the others are shown small, in English.
-ENGINE_REASONS = {
-    "this turn's next move must be made by a different piece":
-        N_("This turn's second move must be made by a different piece."),
+# A refusal's `reason` (engine.core.Refusal) as a sentence; its `data` fill the placeholders.
+REFUSAL_REASONS = {
+    "off-board": N_("{square} is not on the board."),
+    "no-piece": N_("There is no piece on {square}."),
+    "not-your-turn": N_("It is not your turn."),
+    "immobile": N_("The {piece} on {square} cannot move."),
+    "lake": N_("{square} is a lake: no piece may enter it."),
+    "volcano": N_("{square} is a volcano: no piece may enter it."),
+    "own-piece": N_("{square} holds one of your own pieces."),
+    "diagonal": N_("Pieces move straight, never diagonally."),
+    "one-square": N_("The {piece} moves one square at a time."),
+    "scout-long-attack": N_("In this game a Scout may not attack at the end of a long move."),
+    "path-blocked": N_("The way from {origin} to {target} is not free."),
+    "same-piece": N_("This turn's second move must be made by a different piece."),
+    "straight-back": N_("This piece may not go straight back to {square}, which it just left."),
+    "two-squares": N_("Two-squares rule: this piece may not move between the same two squares "
+                      "more than {limit} times in a row."),
+    "more-squares": REFUSAL_RULES["more-squares"],
+    "game-over": N_("The game is over."),
 }
 
 
+def refusal_reason_text(tr: Translator, reason: str, data: dict[str, Any]) -> str | None:
+    """A refusal's reason in the tablet's language, or None for a reason this app does not know."""
+    if reason not in REFUSAL_REASONS:
+        return None
+    values = {key: value for key, value in data.items() if isinstance(value, (str, int))}
+    values["piece"] = tr.kind_name(str(data.get("kind"))) if data.get("kind") else tr("piece")
+    try:
+        return tr(REFUSAL_REASONS[reason]).format_map(values)
+    except (KeyError, ValueError):  # data that does not fit the sentence: say the rule instead
+        return None
+
+
 def refusal_text(tr: Translator, refusal: dict[str, Any]) -> str:
-    """Why the referee refused a move and how to put it right."""
+    """Why the referee refused a move and how to put it right, every word in the tablet's language."""
     rule = refusal.get("rule", "")
-    message = str(refusal.get("message") or "")
-    lines = [tr("The referee refused {move}.").format(move=refusal.get("move", ""))]
-    if message in ENGINE_REASONS:
-        lines.append(tr(ENGINE_REASONS[message]))
-    elif rule == "turn" and message and not message.startswith("it is ") and " was refused (" not in message:
-        # A turn rule other than "not your turn" (Espionage's two moves): its own reason.
-        lines.append(message)
-    else:
-        lines.append(tr(REFUSAL_RULES[rule]) if rule in REFUSAL_RULES else message)
-        if rule in REFUSAL_RULES and message:
-            lines.append(f"[size=14sp]({message})[/size]")
-    move = str(refusal.get("move", ""))
+    data = refusal.get("data")
+    move = str(refusal.get("move") or "")  # a reply to a tablet's move names none
+    lines = [tr("The referee refused {move}.").format(move=move) if move else tr("The referee refused your move.")]
+    told = refusal_reason_text(tr, str(refusal.get("reason") or ""), data if isinstance(data, dict) else {})
+    # An older referee sends no reason: the rule's own sentence, never its English message.
+    lines.append(told or tr(REFUSAL_RULES.get(rule, REFUSAL_RULES["movement"])))
     if "-" in move:
         lines.append(tr("Put the piece back on {square}.").format(square=move.split("-")[0]))
     return "\n".join(lines)

@@ -30,6 +30,39 @@ def app_home() -> Path:
     return Path(base) / "arbiter"
 
 
+def flag_is_sheltered(variant_name: str, color: str, setup: dict[str, str]) -> bool:
+    """True when the flag stands on the owner's two back rows and, in an army that fills its zone,
+    a bomb touches it; True too for an army without a flag (Espionage's headquarters)."""
+    variant = get_variant(variant_name)
+    flag = next((Square.parse(name) for name, kind in setup.items() if kind == "flag"), None)
+    if flag is None:
+        return True
+    depth = flag.rank if color == "red" else variant.height - 1 - flag.rank
+    if depth > 1:
+        return False
+    if not variant.full_setup:
+        return True
+    beside = {(flag.file + df, flag.rank + dr) for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    return any(kind == "bomb" and (sq.file, sq.rank) in beside
+               for sq, kind in ((Square.parse(name), kind) for name, kind in setup.items()))
+
+
+def sensible_setup(variant_name: str, color: str, rng: random.Random) -> dict[str, str]:
+    """A human-like setup (engine.stratego.notebook.human_setups) with the flag at the back and
+    guarded; a random legal one for a variant without such a library."""
+    from engine.stratego.notebook.human_setups import SUPPORTED, human_setup
+
+    variant = get_variant(variant_name)
+    if variant.name not in SUPPORTED:
+        return {sq.name: kind for sq, kind in random_setup(variant, Color(color), rng).items()}
+    setup = human_setup(variant, Color(color), rng)
+    for _ in range(50):  # people do put a Barrage flag in front; a one-tap army does not
+        if flag_is_sheltered(variant.name, color, setup):
+            break
+        setup = human_setup(variant, Color(color), rng)
+    return setup
+
+
 class SetupDraft:
     """One player's setup while it is being arranged; squares by name, kinds by engine name."""
 
@@ -78,9 +111,8 @@ class SetupDraft:
         self.placed = {}
 
     def randomize(self, rng: random.Random | None = None) -> None:
-        """A random legal setup."""
-        setup = random_setup(self.variant, Color(self.color), rng or random.Random())
-        self.placed = {sq.name: kind for sq, kind in setup.items()}
+        """A sensible army at one tap: a human-like setup (the computer's library), flag at the back."""
+        self.placed = sensible_setup(self.variant.name, self.color, rng or random.Random())
 
     def problems(self, tr) -> list[str]:
         """What is still wrong, in words a child understands; [] when ready to submit."""

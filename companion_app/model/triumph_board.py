@@ -12,7 +12,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.triumph.board_geometry import ApproachBar, BoardGeometry, Point, load_board_geometry
+from engine.triumph.board_geometry import (
+    ApproachBar,
+    BoardGeometry,
+    Point,
+    inside,
+    load_board_geometry,
+)
 from engine.triumph.mapdata import BattleMap, load_austerlitz
 
 SIDES = ("french", "allied")
@@ -50,16 +56,6 @@ def parse_position(text: str) -> tuple[int, int | None]:
         return int(text[1:]), None
     left, right = text.split(">")
     return int(left), int(right)
-
-
-def inside(point: Point, outline: tuple[Point, ...]) -> bool:
-    """Even-odd rule: is the point inside the polygon?"""
-    x, y = point
-    result = False
-    for (x1, y1), (x2, y2) in zip(outline, outline[-1:] + outline[:-1], strict=True):
-        if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
-            result = not result
-    return result
 
 
 def segment_distance(point: Point, a: Point, b: Point) -> float:

@@ -20,7 +20,14 @@ REPLY_NOTICES = {
     "no-offer": N_("There is no offer to answer."),
     # An older referee without the takeback commands.
     "unsupported": N_("This referee does not take moves back yet."),
+    "illegal": N_("That is not possible now."),  # not a move: e.g. no move to take back
+    "invalid-option": N_("The referee does not offer that here."),
+    "invalid-replay": N_("That file is no game the referee can replay."),
 }
+# A refusal that is no move's, known by the referee's English sentence (it sends no reason key).
+KNOWN_SENTENCES = {"there is no move to take back": N_("There is no move to take back.")}
+# Any other refusal: the referee's reason is English, so the tablet says it in its own words.
+OTHER_REFUSAL = N_("The referee refused that.")
 
 
 # The app's commands that are the contract's under another name; an answer is two commands.
@@ -71,12 +78,16 @@ class ContractTranslator:
             self.deliver("phase", {"phase": "setup", "seat": self.seat})
             # When the seat's snapshot came first (a tablet back in a running game), its phase stands.
             self._phase()
-        elif status == "challenge":
-            self.deliver("pairing", {"square": reply.get("square"), "method": reply.get("method")})
-        elif status == "lost":  # another tablet was granted this seat: this one sends nothing more
-            self.deliver("pairing", {"lost": True})
+        elif status == "challenge":  # a code to type, two squares to cover, or the holder's approval
+            squares = reply.get("squares") if reply.get("method") == "squares" else None
+            self.deliver("pairing", {"squares": squares if isinstance(squares, list) else None,
+                                     "method": reply.get("method"), "fingerprint": reply.get("fingerprint")})
+        elif status == "lost":  # another tablet (or the computer) has this seat: this one sends nothing more
+            self.deliver("pairing", {"lost": True, "seat": reply.get("seat"), "reason": reply.get("reason", "")})
         else:
-            self.deliver("pairing", {"message": reply.get("message", "")})
+            self.deliver("pairing", {"message": reply.get("message", ""), "seat": reply.get("seat"),
+                                     "method": reply.get("method"), "bad_code": bool(reply.get("bad_code")),
+                                     "reason": reply.get("reason", ""), "data": reply.get("data") or {}})
 
     def _follow_game(self, game_id: Any) -> None:
         if isinstance(game_id, str) and game_id != self.game_id:
@@ -165,12 +176,14 @@ class ContractTranslator:
             rule, _, text = message.partition(": ")
             if rule in ("movement", "turn", "two-squares", "more-squares", "game-over") or (
                     rule.startswith("nt-")):  # Napoleon's Triumph names its rules nt-...
-                self.deliver("refusal", {"rule": rule, "message": text, "move": reply.get("move", "")})
+                self.deliver("refusal", {"rule": rule, "message": text, "move": reply.get("move", ""),
+                                         "reason": reply.get("reason", ""), "data": reply.get("data") or {}})
             else:  # not about a move, e.g. "there is no move to take back"
-                self.deliver("notice", {"text": message, "code": code, "known": None})
+                self.deliver("notice", {"text": message, "code": code,
+                                        "known": KNOWN_SENTENCES.get(message, REPLY_NOTICES["illegal"])})
         else:
             self.deliver("notice", {"text": message, "code": code,
-                                    "known": REPLY_NOTICES.get(code)})
+                                    "known": REPLY_NOTICES.get(code, OTHER_REFUSAL)})
 
     def connection(self, name: str, online: bool) -> None:
         """A link came up or went down (the referee, or this app's own broker link)."""

@@ -6,12 +6,14 @@ clock (`to_ui_thread`), and the contract translation runs on the UI thread.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import urlsplit
 
 from companion_app.model.setup_model import app_home
 from companion_app.net.contract_adapter import ContractTranslator, contract_command
 from companion_app.net.link import Link, to_ui_thread
+from engine.core.errors import ArbiterError
 
 
 def split_address(address: str) -> tuple[str, str]:
@@ -97,7 +99,7 @@ class SeatLink(_NetworkLink):
         self._info_seen = False
         self._granted = False
         client.start(wait=None)
-        # A stored seat counts only once the referee's announcement shows the same key.
+        # A stored seat counts once the referee's announcement verifies with the stored key.
         self._asked = not (client.paired and client.seat == self.seat)
         if self._asked:
             client.pair(self.seat)
@@ -110,11 +112,14 @@ class SeatLink(_NetworkLink):
                 and self.adapter is not None):
             self._granted = True
             self.adapter.pairing({"status": "granted", "seat": self.seat})
-        # A tablet paired with an earlier referee (its key changed: a new Pi, a wiped journal)
-        # loses the seat; it asks again, and the player sees the pairing screen.
+        # A tablet paired with an earlier referee (its signing key changed: a new Pi, a wiped
+        # journal) forgets the seat; it asks again, and the player sees the pairing screen.
         # A tablet replaced by another (seat_lost) does not ask again by itself: that would take
         # the seat back and forth.
-        if not client.paired and not self._asked and client.referee_key and not client.seat_lost:
+        if client.referee_replaced and not client.seat_lost:
+            client.forget_seat()
+            self._asked = False
+        if not client.paired and not self._asked and not client.seat_lost:
             self._asked = True
             client.pair(self.seat)
             if self.adapter is not None:
@@ -126,7 +131,7 @@ class SeatLink(_NetworkLink):
         return bool(self.client is not None and self.client.referee_online)
 
     def _on_info(self, info: dict[str, Any]) -> None:
-        # Network thread: SeatClient has read the key; this forwards the variant.
+        # Network thread: an info signed by the pinned key; this forwards the variant.
         self._info_seen = True
         self._ui("info", info)
 
@@ -137,7 +142,10 @@ class SeatLink(_NetworkLink):
         if client is None:
             return
         if command == "pair" and payload.get("code"):
-            client.send_code(payload["code"])
+            try:
+                client.send_code(payload["code"])
+            except ArbiterError:  # not six digits 0-9: said on the pairing screen, nothing sent
+                self._ui("pairing", {"status": "refused", "method": "code", "bad_code": True})
         elif command == "resync":
             client.hello("manual")
         else:
@@ -156,12 +164,37 @@ class DisplayLink(_NetworkLink):
         super().open(deliver)
         self.adapter = ContractTranslator(deliver, None)
         self._ui = to_ui_thread(self._run)
-        client = DisplayClient(self.broker, self.board)
+        self._pin_path = app_home() / f"display-{self.board}.json"
+        client = DisplayClient(self.broker, self.board, sign_key=self._stored_key())
         client.on_state = self._to_ui("public_state")
         client.on_events = self._to_ui("events")
+        client.on_pairing = self._to_ui("display_pairing")
         self.client = client
         client.start(wait=None)
+        if not client.paired:  # the referee's console shows a code for this display
+            client.pair()
         self._start_polling()
+
+    def _stored_key(self) -> str | None:
+        # The referee's signing key from this display's last pairing by code.
+        try:
+            key = json.loads(self._pin_path.read_text()).get("sign_key")
+        except (OSError, ValueError, AttributeError):
+            return None
+        return key if isinstance(key, str) else None
+
+    def _run(self, method: str, payload: dict[str, Any]) -> None:
+        if method != "display_pairing":
+            super()._run(method, payload)
+            return
+        if self.adapter is None or self._deliver is None:
+            return
+        if payload.get("status") == "granted":
+            self._pin_path.parent.mkdir(parents=True, exist_ok=True)
+            self._pin_path.write_text(json.dumps({"sign_key": self.client.pin.key}))
+            self.adapter.deliver("phase", {"phase": "game"})
+        else:
+            self.adapter.pairing(payload)
 
     def _check_connection(self, _dt: float) -> None:
         online = self.client.link.connected.is_set() and self.client.referee_online
@@ -175,8 +208,16 @@ class DisplayLink(_NetworkLink):
             self.adapter.deliver("referee_fingerprint", {"fingerprint": self.client.pin.fingerprint})
 
     def send(self, command: str, payload: dict[str, Any] | None = None) -> None:
-        """The display sends nothing but resync requests."""
-        if command == "resync" and self.client is not None:
+        """The display sends nothing but its pairing code and resync requests."""
+        if self.client is None:
+            return
+        payload = payload or {}
+        if command == "pair" and payload.get("code"):
+            try:
+                self.client.send_code(payload["code"])
+            except ArbiterError:  # not six digits 0-9: said on the pairing screen, nothing sent
+                self._ui("display_pairing", {"status": "refused", "method": "code", "bad_code": True})
+        elif command == "resync":
             self.client.hello("manual")
 
 

@@ -15,6 +15,7 @@ from kivy.core.window import Window
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.widget import Widget
 
 from companion_app.i18n.catalog import LANGUAGES, Translator
 from companion_app.i18n.texts import color_name, problem_text, referee_back_text
@@ -39,23 +40,47 @@ STATUS_COLORS = {"online": "81c784", "offline": "e57373", "ok": "81c784", "lost"
 
 
 class TopBar(BoxLayout):
-    """Title, connection lights, language and numbering switches."""
+    """Title, connection lights, language and numbering switches: one row, or on a narrow
+    screen (an upright phone, a demo window) the switches in a second row under the title."""
+
+    ONE_ROW = dp(640)  # narrower than this, the switches go under the title
 
     def __init__(self, root: TabletRoot, **kwargs: Any):
-        super().__init__(size_hint_y=None, height=dp(52), spacing=dp(6), padding=(dp(6), dp(2)),
-                         **kwargs)
+        super().__init__(orientation="vertical", size_hint_y=None, height=dp(52), **kwargs)
         self.root_app = root
         paint_background(self, (0.09, 0.1, 0.12, 1))
-        self.title = FitLabel(font_size=sp(18), bold=True, halign="left", markup=True, size_hint_x=0.4)
-        self.status = FitLabel(font_size=sp(15), markup=True, size_hint_x=0.24, halign="left")
-        self.replay = BigButton(size_hint_x=0.12, height=dp(48))  # a recorded game on the board
+        self.title = FitLabel(font_size=sp(18), bold=True, halign="left", markup=True)
+        self.status = FitLabel(font_size=sp(15), markup=True, halign="left")
+        self.replay = BigButton(height=dp(48))  # a recorded game on the board
         self.replay.bind(on_release=lambda *_: root.toggle_replay())
-        self.language = BigButton(size_hint_x=0.12, height=dp(48))
-        self.numbering = BigButton(size_hint_x=0.12, height=dp(48))
+        self.language = BigButton(height=dp(48))
+        self.numbering = BigButton(height=dp(48))
         self.language.bind(on_release=lambda *_: root.next_language())
         self.numbering.bind(on_release=lambda *_: root.toggle_numbering())
-        for w in (self.title, self.status, self.replay, self.language, self.numbering):
-            self.add_widget(w)
+        self.rows = [BoxLayout(spacing=dp(6), padding=(dp(6), dp(2))) for _ in range(2)]
+        self._one_row: bool | None = None
+        self.bind(width=lambda *_: self._arrange())
+        self._arrange()
+
+    def _arrange(self) -> None:
+        one_row = self.width >= self.ONE_ROW
+        if one_row == self._one_row:
+            return
+        self._one_row = one_row
+        self.clear_widgets()
+        for row in self.rows:
+            row.clear_widgets()
+        shares: tuple[tuple[Widget, float], ...] = ((self.title, 0.4), (self.status, 0.24), (self.replay, 0.12), (self.language, 0.12),
+                  (self.numbering, 0.12)) if one_row else (
+            (self.title, 0.6), (self.status, 0.4), (self.replay, 0.4), (self.language, 0.3),
+            (self.numbering, 0.3))
+        for index, (widget, share) in enumerate(shares):
+            widget.size_hint_x = share
+            self.rows[0 if one_row or index < 2 else 1].add_widget(widget)
+        self.add_widget(self.rows[0])
+        if not one_row:
+            self.add_widget(self.rows[1])
+        self.height = dp(52) if one_row else dp(104)
 
     def refresh(self, state: TableState) -> None:
         """Title and connection lights."""

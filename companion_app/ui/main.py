@@ -22,6 +22,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="new: Marshal 10 ... Spy 1; old: Marshal 1 ... Scout 9")
     parser.add_argument("--size", default="1280x800", help="window size WIDTHxHEIGHT")
     parser.add_argument("--position", default="", help="window position LEFT,TOP on the screen")
+    parser.add_argument("--title", default="Arbiter", help="the window's title")
+    parser.add_argument("--verbose", action="store_true",
+                        help="log what the network does (for developers; a family sees nothing)")
     parser.add_argument("--credentials", default=None,
                         help="file keeping this tablet's pairing (default: in the app's folder)")
     return parser.parse_args(argv)
@@ -34,6 +37,12 @@ def main(argv: list[str] | None = None) -> int:
         print("arbiter tablet: no display here (DISPLAY is not set); the app needs a screen.",
               file=sys.stderr)
         return 2
+    if not args.verbose:
+        # Messages meant for others on a shared broker fail to open with this tablet's keys, which
+        # the network client logs as warnings: a developer's business, not the player's terminal's.
+        import logging
+
+        logging.getLogger("firmware_bridge").setLevel(logging.ERROR)
     width, height = (int(v) for v in args.size.lower().split("x"))
     kivy_env.prepare(width, height)
     if args.position:
@@ -56,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     factory = network_link_factory(args.credentials)
 
     class TabletApp(App):
-        title = "Arbiter"
+        title = args.title
 
         def build(self):
             root = TabletRoot(factory, tr=tr, default_address=args.board, find_boards=True,

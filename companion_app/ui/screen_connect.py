@@ -6,11 +6,13 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
-from companion_app.i18n.texts import own_key_text
+from companion_app.i18n.catalog import N_
+from companion_app.i18n.texts import color_name, own_key_text
 from companion_app.model.table import TableState
 from companion_app.ui.widgets import BigButton, FitLabel, WrapLabel
 
@@ -41,7 +43,10 @@ class ConnectScreen(Screen):
         self.address_label = WrapLabel(font_size=sp(18))
         self.address = TextInput(multiline=False, font_size=sp(22), size_hint_y=None,
                                  height=dp(56), text=root.default_address)
-        seats = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(10))
+        # Three seats side by side; on a narrow screen one above the other.
+        seats = GridLayout(cols=3, size_hint_y=None, height=dp(64), spacing=dp(10))
+        self.seats = seats
+        box.bind(width=lambda _box, width: self._fit_seats(width))
         self.seat_buttons = {}
         for seat, role in (("red", "danger"), ("blue", "normal"), ("display", "normal")):
             button = BigButton(role=role, height=dp(64))
@@ -59,6 +64,11 @@ class ConnectScreen(Screen):
         self.add_widget(scrolling(box))
         self.found: dict[str, str] = {}
         self.finder: BoardFinder | None = None  # made on entering: needs the network layer
+
+    def _fit_seats(self, width: float) -> None:
+        self.seats.cols = 3 if width >= dp(560) else 1
+        rows = 3 // self.seats.cols
+        self.seats.height = dp(64) * rows + dp(10) * (rows - 1)
 
     def on_enter(self, *_: Any) -> None:
         """Look for boards on the network while this screen shows (needs the network layer)."""
@@ -105,11 +115,41 @@ class ConnectScreen(Screen):
         self.found_label.text = (tr("Boards on this network:") if self.found
                                  else tr("Looking for boards on this network..."))
         self.address_label.text = tr("Or type the board's address:")
-        self.address.hint_text = "mqtt://192.168.1.20:1883/kitchen"
+        self.address.hint_text = "192.168.1.20:1883/kitchen"
         self.seat_buttons["red"].text = tr("Play Red")
         self.seat_buttons["blue"].text = tr("Play Blue")
         self.seat_buttons["display"].text = tr("Referee display")
         self.overview_button.text = tr("Arbiter's overview of all boards on this broker")
+
+
+def pairing_refusal_text(tr, pairing: dict[str, Any]) -> str:
+    """Why the referee did not give this tablet its seat, in the tablet's language ("" if it did not say)."""
+    reason, data = pairing.get("reason") or "", pairing.get("data") or {}
+    if reason == "computer-seat":
+        return tr("The computer plays {side} in this game. To play {side} yourself, press "
+                  "“Play a person” on the other tablet.").format(side=color_name(tr, pairing.get("seat")))
+    if reason == "wrong-code" and isinstance(data.get("tries_left"), int):
+        count = data["tries_left"]
+        return tr.ngettext("Wrong code: {count} try left.", "Wrong code: {count} tries left.",
+                           count).format(count=count)
+    if reason == "seat-locked" and isinstance(data.get("minutes"), int):
+        minutes = data["minutes"]
+        return tr.ngettext("Too many wrong codes: try again in {count} minute.",
+                           "Too many wrong codes: try again in {count} minutes.", minutes).format(count=minutes)
+    if pairing.get("bad_code"):
+        return tr("The code has six digits, 0 to 9.")
+    if reason in PAIRING_REASONS:
+        return tr(PAIRING_REASONS[reason])
+    # An older referee says it in English only: the tablet's own sentence instead.
+    return tr("The referee did not give this tablet the seat: press Back and try again.") if pairing.get(
+        "message") else ""
+
+
+PAIRING_REASONS = {
+    "too-many-codes": N_("Too many wrong codes: press Back and ask for the seat again."),
+    "no-code": N_("This tablet was asked for no code, or it expired: press Back and try again."),
+    "busy": N_("Many tablets are asking for this seat right now: press Back and try again in a few minutes."),
+}
 
 
 class PairingScreen(Screen):
@@ -146,18 +186,33 @@ class PairingScreen(Screen):
         tr = self.root_app.tr
         pairing = state.pairing or {}
         self.title.text = tr("Take your seat")
-        square = pairing.get("square")
+        squares = pairing.get("squares")
         if pairing.get("lost"):
-            self.instruction.text = tr("Another tablet now holds your seat: this one sends nothing more.")
+            self.instruction.text = (tr("The computer plays your seat now: the other tablet chose to "
+                                        "play the computer. Press Back to watch or to choose again.")
+                                     if pairing.get("reason") == "computer" else
+                                     tr("Another tablet now holds your seat: this one sends nothing more."))
             self.square.text = ""
-        elif square:
-            self.instruction.text = tr("Put any piece on this square of the board:")
-            self.square.text = square
+        elif squares:  # the tablet chose them: covering both proves the player sits at the board
+            self.instruction.text = tr("Put a piece on each of these two squares of the board:")
+            self.square.text = "  ".join(str(s) for s in squares)
+        elif pairing.get("method") == "approval":
+            self.instruction.text = tr("The tablet holding this seat must approve this one "
+                                       "(or the referee's console). Your key: {fingerprint}").format(
+                fingerprint=pairing.get("fingerprint") or state.my_fingerprint or "")
+            self.square.text = ""
+        elif pairing.get("method") == "code" and state.seat is None:
+            self.instruction.text = tr("Type the code the referee's console shows for this display:")
+            self.square.text = ""
+        elif pairing.get("method") == "code":
+            self.instruction.text = tr("Type the code the referee gives out for this seat, then press "
+                                       "Send code.")
+            self.square.text = ""
         else:
             self.instruction.text = tr("Waiting for the referee...")
             self.square.text = ""
-        self.code_label.text = tr("No board attached? Type the code the referee display shows:")
+        self.code_label.text = tr("No board attached? Type the code the referee's console shows for this tablet:")
         self.send_code.text = tr("Send code")
         self.cancel.text = tr("Back")
-        self.message.text = str(pairing.get("message", ""))
+        self.message.text = pairing_refusal_text(tr, pairing)
         self.key_label.text = own_key_text(tr, state.my_fingerprint)

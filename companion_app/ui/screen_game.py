@@ -159,16 +159,20 @@ class GameScreen(BoardScreen):
                          self.offer_label, trays, self.score_label, self.offer_row, buttons,
                          top=3, bottom=2)
         self._resign_armed = False
+        self._answering = False  # an offer from the other side is on screen
         self._last_view_id: Any = None
 
-    def _buttons_height(self) -> float:
-        return dp(56) * 2 + dp(6) if self.buttons.cols == 2 else dp(56)
+    def _fit_buttons(self) -> None:
+        # Answering an offer replaces the four buttons at their height, so the panel keeps its
+        # height and its heading its place.
+        height = dp(56) * 2 + dp(6) if self.buttons.cols == 2 else dp(56)
+        self.buttons.height = 0 if self._answering else height
+        self.offer_row.height = height if self._answering else 0
 
     def _orient(self, *args: Any) -> None:
         upright = self.height > self.width
         self.buttons.cols = 2 if upright else 4
-        if self.buttons.height:
-            self.buttons.height = self._buttons_height()
+        self._fit_buttons()
         super()._orient(*args)
 
     # -- commands -----------------------------------------------------------------------------
@@ -338,11 +342,10 @@ class GameScreen(BoardScreen):
                 incoming = state.seat is not None
         self.offer_label.text = text
         self.offer_row.opacity = 1 if incoming else 0
-        self.offer_row.height = dp(56) if incoming else 0
         self.offer_row.disabled = not incoming
-        # Answering replaces the four buttons, so the panel keeps its height and its heading its place.
         self.buttons.opacity = 0 if incoming or not state.seat else 1
-        self.buttons.height = 0 if incoming else self._buttons_height()
+        self._answering = incoming
+        self._fit_buttons()
         self.accept_button.text = tr("Accept")
         self.decline_button.text = tr("Decline")
 

@@ -12,7 +12,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from companion_app.i18n.catalog import N_
-from companion_app.i18n.texts import own_key_text, piece_words, volcano_marker_lines
+from companion_app.i18n.texts import color_name, own_key_text, piece_words, volcano_marker_lines
 from companion_app.model.computer_choice import computer_button
 from companion_app.model.setup_model import SetupDraft, SetupStore
 from companion_app.model.table import TableState
@@ -91,6 +91,7 @@ class SetupScreen(BoardScreen):
     def __init__(self, root, **kwargs: Any):
         super().__init__(root, "setup", side_share=0.45, side_spacing=dp(6), **kwargs)
         self.draft: SetupDraft | None = None
+        self._computer_armed = False  # asked once to give the other tablet's seat to the computer
         self.color = "red"
         self.selected: str | None = None
         self.store = SetupStore()
@@ -128,9 +129,10 @@ class SetupScreen(BoardScreen):
         actions.add_widget(self.submit_button)
         self.status = WrapLabel(font_size=sp(15))
         self.key_label = WrapLabel(font_size=sp(13), color=(0.75, 0.77, 0.8, 1))
-        # The tray stays in view under the title; the rest scrolls above the send button when short.
-        self.finish_side(self.title, self.tray, self.problems, self.markers, row, saves,
-                         self.status, self.key_label, actions, top=2, bottom=1)
+        # The tray stays in view under the title, Random and the send button at the bottom; the
+        # rest scrolls between them when the screen is short.
+        self.finish_side(self.title, self.tray, self.problems, self.markers, saves,
+                         self.status, self.key_label, row, actions, top=2, bottom=2)
 
         self.side.bind(width=lambda *_: self._fit_tray())
 
@@ -224,10 +226,22 @@ class SetupScreen(BoardScreen):
         self._say(N_("Setup sent to the referee..."))
 
     def choose_opponent(self) -> None:
-        """Start the game again against the computer (at the other seat), or against a person."""
-        choice = computer_button(self.root_app.state.seat, self.root_app.state.computer_seat)
-        if choice:
-            self.root_app.command("new_game", choice[1])
+        """Start the game again against the computer (at the other seat), or against a person.
+
+        When another tablet holds the other seat, the first tap only asks: a stray finger must not
+        hand the other player's seat to the computer."""
+        state = self.root_app.state
+        choice = computer_button(state.seat, state.computer_seat)
+        if not choice:
+            return
+        other = choice[1].get("computer")
+        if other in ("red", "blue") and state.connection.get(other) == "online" and not self._computer_armed:
+            self._computer_armed = True
+            self._say(N_("{side}'s tablet holds that seat: tap again and the computer takes it over."),
+                      side=other)
+            return
+        self._computer_armed = False
+        self.root_app.command("new_game", choice[1])
 
     def _changed(self) -> None:
         self.refresh(self.root_app.state)
@@ -267,6 +281,7 @@ class SetupScreen(BoardScreen):
             self.problems.text += "\n[color=ff8a80]" + "\n".join(errors) + "[/color]"
         self.markers.text = "\n".join(volcano_marker_lines(tr, state.volcano_steps, volcanoes))
         message, values = getattr(self, "_status", ("", {}))
+        values = {key: color_name(tr, value) if key == "side" else value for key, value in values.items()}
         self.status.text = tr(message).format(**values) if message else ""
         self.random_button.text = tr("Random")
         self.clear_button.text = tr("Clear")
@@ -280,7 +295,8 @@ class SetupScreen(BoardScreen):
         self.key_label.text = own_key_text(tr, state.my_fingerprint)
         self.submit_button.disabled = bool(problems)
         choice = computer_button(state.seat, state.computer_seat)
-        self.computer_button.text = tr(choice[0]) if choice else tr("Play the computer")
+        self.computer_button.text = (tr("Really play the computer?") if self._computer_armed
+                                     else tr(choice[0]) if choice else tr("Play the computer"))
         self.computer_button.disabled = choice is None
 
 

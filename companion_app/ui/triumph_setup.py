@@ -185,6 +185,8 @@ class TriumphSetupScreen(MapPanelScreen):
         grid = GridLayout(cols=4, spacing=dp(4), size_hint_y=None, row_force_default=True,
                           row_default_height=dp(44))
         grid.bind(minimum_height=grid.setter("height"))
+        # Columns from the width: a German "Garde-Infanterie 3" needs about 110dp a button.
+        grid.bind(width=lambda *_: setattr(grid, "cols", max(2, min(4, int(grid.width // dp(110))))))
         for unit in units:
             label = face_text(tr, unit)
             if commander is None:

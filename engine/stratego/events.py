@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
@@ -79,6 +79,8 @@ class RefusalEvent(Event):
     rule: str
     message: str
     ply: int
+    reason: str = ""  # which sentence (engine.core.Refusal.reason); "" from an older journal
+    data: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     type: str = "refusal"
 
 

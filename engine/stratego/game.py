@@ -282,50 +282,62 @@ class Game:
     def check(self, move: Move) -> Refusal | None:
         """Why `move` is illegal now, or None when it is legal."""
         if self.result is not None:
-            return Refusal("game-over", f"the game is over ({self.result.reason})")
+            return Refusal("game-over", f"the game is over ({self.result.reason})", "game-over",
+                           {"why": self.result.reason})
         variant = self.variant
         origin, target = move.origin, move.target
         for square in (origin, target):
             if not variant.on_board(square):
-                return Refusal("movement", f"{square} is not on the board")
+                return Refusal("movement", f"{square} is not on the board", "off-board",
+                               {"square": str(square)})
         geometry = self.geometry
         origin_index, target_index = geometry.index(origin), geometry.index(target)
         piece = self._board[origin_index]
         if piece is None:
-            return Refusal("movement", f"there is no piece on {origin}")
+            return Refusal("movement", f"there is no piece on {origin}", "no-piece",
+                           {"square": origin.name})
         if piece.color is not self.to_move:
-            return Refusal("turn", f"it is {self.to_move.value.capitalize()}'s turn")
+            return Refusal("turn", f"it is {self.to_move.value.capitalize()}'s turn", "not-your-turn",
+                           {"to_move": self.to_move.value})
         kind = self._kinds[piece.kind]
         if not kind.mobile:
-            return Refusal("movement", f"the {piece.kind} on {origin} cannot move")
+            return Refusal("movement", f"the {piece.kind} on {origin} cannot move", "immobile",
+                           {"square": origin.name, "kind": piece.kind})
         if target in self.blocked:
-            what = "a volcano" if target in self.volcanoes else "a lake"
-            return Refusal("movement", f"{target} is {what}")
+            what = "volcano" if target in self.volcanoes else "lake"
+            return Refusal("movement", f"{target} is a {what}", what, {"square": target.name})
         occupant = self._board[target_index]
         if occupant is not None and occupant.color is piece.color:
-            return Refusal("movement", f"{target} holds one of your own pieces")
+            return Refusal("movement", f"{target} holds one of your own pieces", "own-piece",
+                           {"square": target.name})
         if target_index not in self._targets(origin_index, piece):
-            return Refusal("movement", self._why_unreachable(piece, move))
+            return self._why_unreachable(piece, move)
         if piece.id in self._turn_pieces:
-            return Refusal("turn", "this turn's next move must be made by a different piece")
+            return Refusal("turn", "this turn's next move must be made by a different piece",
+                           "same-piece", {"square": origin.name})
         if not self._turn_allows(piece, target_index):
             return Refusal(
-                "movement", f"this piece may not go straight back to {target}, which it just left"
+                "movement", f"this piece may not go straight back to {target}, which it just left",
+                "straight-back", {"square": target.name}
             )
         return self.repetition.refusal(piece, origin_index, target_index, occupant is not None,
                                        self.hash)
 
-    def _why_unreachable(self, piece: Piece, move: Move) -> str:
+    def _why_unreachable(self, piece: Piece, move: Move) -> Refusal:
         kind = self._kinds[piece.kind]
         distance = move.origin.distance(move.target)
         straight = move.origin.file == move.target.file or move.origin.rank == move.target.rank
+        squares = {"origin": move.origin.name, "target": move.target.name}
         if not straight:
-            return "pieces move orthogonally, never diagonally"
+            return Refusal("movement", "pieces move orthogonally, never diagonally", "diagonal", squares)
         if not kind.scout:
-            return f"a {piece.kind} moves one square at a time"
+            return Refusal("movement", f"a {piece.kind} moves one square at a time", "one-square",
+                           {**squares, "kind": piece.kind})
         if distance > 1 and self._board[self.geometry.index(move.target)] is not None:
-            return "in this variant a scout may not attack at the end of a long move"
-        return f"the way from {move.origin} to {move.target} is not free"
+            return Refusal("movement", "in this variant a scout may not attack at the end of a long move",
+                           "scout-long-attack", squares)
+        return Refusal("movement", f"the way from {move.origin} to {move.target} is not free",
+                       "path-blocked", squares)
 
     # -- applying and undoing moves ---------------------------------------------------------
 
@@ -550,7 +562,8 @@ class Game:
 
     def _declare(self, result: Result) -> list[Event]:
         if self.result is not None:
-            raise IllegalMove(Refusal("game-over", f"the game is over ({self.result.reason})"))
+            raise IllegalMove(Refusal("game-over", f"the game is over ({self.result.reason})",
+                                      "game-over", {"why": self.result.reason}))
         self.result = result
         self._declared = result
         winner = result.winner.value if result.winner else None

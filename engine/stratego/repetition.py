@@ -179,6 +179,7 @@ class RepetitionRules:
                 "more-squares",
                 "this chasing move would repeat a position of the current chase "
                 "(more-squares rule): stop chasing or threaten differently",
+                "more-squares", {"square": self.geometry.squares[origin].name},
             )
         return None
 
@@ -245,6 +246,7 @@ class RepetitionRules:
             return Refusal(
                 "two-squares",
                 f"this piece may not move between the same squares more than {self.limit} times in a row",
+                "two-squares", {"limit": self.limit, "square": self.geometry.squares[origin].name},
             )
         if self.more_squares:
             chase = self.chases[piece.color]

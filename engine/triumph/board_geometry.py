@@ -72,6 +72,16 @@ def _point(value: Any) -> Point:
     return float(value[0]), float(value[1])
 
 
+def inside(point: Point, outline: tuple[Point, ...]) -> bool:
+    """Even-odd rule: is the point inside the polygon?"""
+    x, y = point
+    result = False
+    for (x1, y1), (x2, y2) in zip(outline, outline[-1:] + outline[:-1], strict=True):
+        if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
+            result = not result
+    return result
+
+
 def parse_geometry(data: dict[str, Any]) -> BoardGeometry:
     """The geometry from its stored form."""
     locales = {int(key): LocaleShape(int(key), tuple(_point(p) for p in item["outline"]),

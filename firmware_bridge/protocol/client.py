@@ -70,15 +70,23 @@ from typing import Any
 
 from nacl.public import PrivateKey
 
-from firmware_bridge.protocol import contract, crypto
+from firmware_bridge.protocol import contract, crypto, signing
 from firmware_bridge.protocol.mqtt_link import BrokerURL
-from firmware_bridge.protocol.public_client import DisplayClient, OverviewClient, SequencedClient
+from firmware_bridge.protocol.pairing_client import PairingClient
+from firmware_bridge.protocol.public_client import (
+    DisplayClient,
+    OverviewClient,
+    SequencedClient,
+    carried_sign_key,
+)
 from firmware_bridge.protocol.vocabulary import Command
 
 __all__ = ["DisplayClient", "OverviewClient", "SeatClient"]
 
 log = logging.getLogger(__name__)
 Callback = Callable[[dict], None] | None
+ALIVE_SECONDS = 4.0  # a sealed heartbeat this often; the referee gives a seat up after three missed
+REPLACED_AFTER_SECONDS = 3.0
 
 
 class SeatClient(SequencedClient):
@@ -100,9 +108,10 @@ class SeatClient(SequencedClient):
         self.seat: str | None = saved.get("seat")
         self.referee_key: str | None = saved.get("referee_key")
         self._counter = int(saved.get("counter", 0))
+        self.fresh.min_run = int(saved.get("run", 0))
+        self.fresh.game_no = int(saved.get("game_no", 0))
         self.state: dict | None = None
         self.public_state: dict | None = None
-        self.last_pairing: dict | None = None
         self.seat_lost: str | None = None  # the seat another tablet was granted: this one stops sending
         self.replies: dict[str, dict] = {}
         self.on_state: Callback = None
@@ -114,14 +123,19 @@ class SeatClient(SequencedClient):
         self._pending: dict[str, tuple[str, bytes]] = {}  # command id -> (topic, envelope)
         self._sent_at: dict[str, float] = {}
         self.resend_after = 2.0  # seconds without a reply before a command goes again
+        self.alive_every = ALIVE_SECONDS  # the sealed heartbeat that keeps the seat "here"
+        self._alive_at = 0.0
         self._resender = threading.Thread(target=self._resend_loop, name="seat-resend", daemon=True)
         self._stopped = threading.Event()
-        self._wanted_seat: str | None = None
-        if saved.get("sign_key"):
-            self.pin.pin(saved["sign_key"])
+        self.pairing = PairingClient(self.topics, self.client_id, self.key, self.link.publish)
+        # A self-signed info naming another signing key, and when the pinned key last spoke.
+        self._foreign_info_at: float | None = None
+        self._genuine_at = time.monotonic()
         self.link.subscribe(self.topics.state, self._on_public_state)
         self.link.subscribe(self.topics.pair_reply(self.client_id), self._on_pair_reply)
-        if self.seat and self.referee_key:
+        if saved.get("sign_key"):
+            self.pin_key(saved["sign_key"])
+        if self.seat and self.referee_key and self.pin.key:  # a seat counts with the key it was granted by
             self._open_seat()
 
     # -- what the app reads ------------------------------------------------------------------
@@ -129,6 +143,12 @@ class SeatClient(SequencedClient):
     def paired(self) -> bool:
         """True once the referee granted a seat to this tablet's key."""
         return self._channel is not None
+
+    @property
+    def last_pairing(self) -> dict | None:
+        """What pairing asks of the player now: {"status": "challenge", "method": "code" |
+        "squares" (with "squares") | "approval" (with "fingerprint")}, "granted", "refused" ..."""
+        return self.pairing.status
 
     @property
     def fingerprint(self) -> str:
@@ -145,45 +165,90 @@ class SeatClient(SequencedClient):
         """The latest decrypted PlayerView dict (None before the game starts)."""
         return self.state["view"] if self.state else None
 
+    @property
+    def referee_replaced(self) -> bool:
+        """A self-signed info with another signing key came, and the pinned key has said nothing
+        since for a few seconds: the referee is another one now (a new Pi, a wiped journal).
+        (A stranger's forged info is answered by the real referee within moments.)"""
+        seen = self._foreign_info_at
+        return (seen is not None and self._genuine_at < seen
+                and time.monotonic() - seen > REPLACED_AFTER_SECONDS)
+
     # -- pairing -----------------------------------------------------------------------------
     def pair(self, seat: str) -> None:
-        """Ask the referee for ``seat``; the answer comes through ``on_pairing``."""
+        """Ask the referee for ``seat``; the challenge comes through ``on_pairing``."""
         contract.check_seat(seat)
         with self._lock:
-            self._wanted_seat = seat
-            self.last_pairing = None
-            if self.referee_key:
-                self._send_pair_request()
+            self.pairing.ask(seat, self.name)
 
     def send_code(self, code: str) -> None:
-        """Answer a ``method: code`` challenge with the digits the referee shows."""
-        if not self.referee_key:
-            raise RuntimeError("the referee's key is not known yet")
-        channel = crypto.Channel(self.key, crypto.public_key_from_text(self.referee_key))
-        topic = self.topics.pair_code(self.client_id)
-        body = contract.validate("pair_code", {"v": 1, "code": code.strip()})
-        self.link.publish(topic, channel.seal({"topic": topic}, body))
-
-    def _send_pair_request(self) -> None:
-        request = contract.validate("pair_request", {
-            "v": 1, "client": self.client_id, "seat": self._wanted_seat,
-            "key": crypto.key_to_text(self.key.public_key), "name": self.name[:40]})
-        referee = crypto.public_key_from_text(self.referee_key or "")
-        self.link.publish(self.topics.pair_request, crypto.seal_anonymous(referee, request))
-
-    def _info_arrived(self, info: dict) -> None:
+        """Answer a ``method: code`` challenge with the six digits the referee shows."""
         with self._lock:
-            if self.referee_key and info["referee_key"] != self.referee_key and self.paired:
-                log.warning("referee key changed: this tablet must pair again")
-                self._channel = None
-                self.seat = None
-            first = self.referee_key is None
-            self.referee_key = info["referee_key"]
-            if first and self._wanted_seat and not self.paired:
-                self._send_pair_request()
-        self._notify()
+            self.pairing.send_code(code)
+
+    def forget_seat(self) -> None:
+        """Forget the seat and the referee's keys (the referee is another one): pair again."""
+        with self._lock:
+            self._channel, self.seat, self.referee_key = None, None, None
+            self.pin.key = None
+            self.fresh.floors.clear()
+            self.fresh.min_run = self.fresh.game_no = 0
+            self._foreign_info_at = None
+            self._save()
+
+    def _on_signed_info(self, topic: str, raw: bytes) -> None:
+        carried = carried_sign_key(raw)
+        if self.pin.key and carried and carried != self.pin.key:
+            try:
+                signing.verify(carried, topic, raw)
+                self._foreign_info_at = time.monotonic()
+            except signing.SignatureError:
+                pass
+        super()._on_signed_info(topic, raw)
+
+    def _referee_payload(self, topic: str, raw: bytes, kind: str, handler: Callable[[str, bytes], None],
+                         family: str | None = None) -> dict | None:
+        payload = super()._referee_payload(topic, raw, kind, handler, family)
+        if payload is not None:
+            self._genuine_at = time.monotonic()
+        return payload
 
     def _on_pair_reply(self, topic: str, raw: bytes) -> None:
+        if raw[:len(crypto.MAGIC)] == crypto.MAGIC:
+            self._on_sealed_pair_reply(topic, raw)
+            return
+        with self._lock:
+            outcome = self.pairing.on_reply(raw)
+            if outcome is None:
+                return
+            status, body = outcome
+            if status == "granted":
+                self._granted(body)
+        if self.on_pairing:
+            self.on_pairing(self.pairing.status or {})
+        self._notify()
+
+    def _granted(self, grant: dict) -> None:
+        self.seat = grant["seat"]
+        self.referee_key = grant["referee_key"]
+        self.seat_lost = None
+        self.fresh.min_run = max(self.fresh.min_run, grant["run"])
+        self.fresh.game_no = max(self.fresh.game_no, grant.get("game_no", 0))
+        self._foreign_info_at = None
+        self.pin_key(grant["sign_key"])
+        account = (grant.get("broker_username"), grant.get("broker_password"))
+        self._open_seat()
+        if account[0] and account != self._account:
+            # The seat account may read the seat's topics: reconnect with it.
+            self._account = account
+            self.link.reconnect_as(account[0], account[1] or "")
+        else:
+            self.hello("connect")
+        self._save()
+        self._alive_at = 0.0  # say so at once
+
+    def _on_sealed_pair_reply(self, topic: str, raw: bytes) -> None:
+        # Only "lost" comes sealed to our seat key: another tablet now holds the seat.
         if not self.referee_key:
             return
         channel = crypto.Channel(self.key, crypto.public_key_from_text(self.referee_key))
@@ -191,28 +256,12 @@ class SeatClient(SequencedClient):
             _, body = channel.open(raw, expect={"topic": topic})
             reply = contract.validate("pair_reply", body)
         except (crypto.CryptoError, contract.ContractError) as error:
-            log.warning("ignored a pairing reply: %s", error)
+            log.info("ignored a sealed pairing message: %s", error)
             return
         with self._lock:
-            self.last_pairing = reply
             if reply["status"] == "lost" and reply["seat"] == self.seat:
                 self._lose_seat()
-            elif reply["status"] == "granted":
-                if isinstance(reply.get("sign_key"), str):
-                    # Authenticated by the seat's Box: this key wins over one pinned on first use.
-                    self.pin.key = reply["sign_key"]
-                self.seat = reply["seat"]
-                self.seat_lost = None
-                self._wanted_seat = None
-                account = (reply.get("broker_username"), reply.get("broker_password"))
-                self._open_seat()
-                if account[0] and account != self._account:
-                    # The seat account may read the seat's topics: reconnect with it.
-                    self._account = account
-                    self.link.reconnect_as(account[0], account[1] or "")
-                else:
-                    self.hello("connect")
-                self._save()
+                self.pairing.status = reply
         if self.on_pairing:
             self.on_pairing(reply)
         self._notify()
@@ -231,6 +280,21 @@ class SeatClient(SequencedClient):
         self.link.subscribe(self.topics.seat_state(self.seat), self._on_seat_state)
         self.link.subscribe(self.topics.seat_events(self.seat), self._on_seat_events)
         self.link.subscribe(self.topics.seat_reply(self.seat), self._on_seat_reply)
+
+    # -- liveness ----------------------------------------------------------------------------
+    def send_alive(self, online: bool = True) -> None:
+        """The sealed heartbeat that tells the referee this tablet still holds its seat."""
+        with self._lock:
+            if not self._channel or not self.seat:
+                return
+            counter = max(self._counter + 1, time.time_ns() // 1000)
+            self._counter = counter
+            topic = self.topics.seat_command(self.seat)
+            body = {"v": 1, "seat": self.seat, "run": self.fresh.min_run, "online": online}
+            envelope = self._channel.seal({"topic": topic, "seat": self.seat, "alive": counter,
+                                           "run": self.fresh.min_run}, body)
+            self._alive_at = time.monotonic()
+        self.link.publish(topic, envelope)
 
     # -- incoming ----------------------------------------------------------------------------
     def _open(self, topic: str, raw: bytes, kind: str) -> tuple[dict, dict] | None:
@@ -252,7 +316,8 @@ class SeatClient(SequencedClient):
         if header.get("game") != state["game"] or header.get("seq") != state["seq"]:
             return
         with self._lock:
-            current = self._stream.snapshot_is_current(state["game"], state["seq"])
+            current = (self.fresh.accept("seat", header)
+                       and self._stream.snapshot_is_current(state["game"], state["seq"]))
             if current:
                 self.state = state
                 self._counter = max(self._counter, state.get("last_counter", 0))
@@ -268,7 +333,10 @@ class SeatClient(SequencedClient):
         header, events = opened
         if header.get("game") != events["game"] or header.get("seq") != events["seq"]:
             return
-        self._events_arrived(events, self.on_events)
+        with self._lock:
+            fresh = self.fresh.accept("seat", header)
+        if fresh:
+            self._events_arrived(events, self.on_events)
 
     def _on_seat_reply(self, topic: str, raw: bytes) -> None:
         opened = self._open(topic, raw, "reply")
@@ -286,7 +354,7 @@ class SeatClient(SequencedClient):
         self._notify()
 
     def _on_public_state(self, topic: str, raw: bytes) -> None:
-        state = self._referee_payload(topic, raw, "state", self._on_public_state)
+        state = self._referee_payload(topic, raw, "state", self._on_public_state, "public")
         if state is None:
             return
         self.public_state = state
@@ -295,7 +363,9 @@ class SeatClient(SequencedClient):
         self._notify()
 
     def _referee_back(self) -> None:
-        # Commands sent while the referee was down (or whose reply was lost) go again, unchanged.
+        # Commands sent while the referee was down (or whose reply was lost) go again, unchanged;
+        # a restarted referee (a new run) hears at once that this tablet is here.
+        self.send_alive()
         with self._lock:
             pending = list(self._pending.values())
         for topic, envelope in pending:
@@ -304,8 +374,8 @@ class SeatClient(SequencedClient):
     def _announce(self) -> None:
         super()._announce()
         with self._lock:
-            if self._wanted_seat and self.referee_key and not self.paired and not self.last_pairing:
-                self._send_pair_request()
+            if not self.paired:
+                self.pairing.resend_request()
             pending = list(self._pending.values())
         for topic, envelope in pending:  # resent unchanged: the referee answers it once
             self.link.publish(topic, envelope)
@@ -341,6 +411,8 @@ class SeatClient(SequencedClient):
                     self._sent_at[command_id] = now
             for _, (topic, envelope) in due:
                 self.link.publish(topic, envelope)
+            if self.paired and now - self._alive_at >= self.alive_every:
+                self.send_alive()
 
     def start(self, wait: float | None = 10.0) -> bool:
         """Connect in the background; unanswered commands are resent every few seconds."""
@@ -349,8 +421,10 @@ class SeatClient(SequencedClient):
         return super().start(wait)
 
     def stop(self) -> None:
-        """Stop resending, say offline and disconnect."""
+        """Stop resending, say offline (sealed, so the seat is free at once) and disconnect."""
         self._stopped.set()
+        if self.link.connected.is_set():
+            self.send_alive(online=False)
         super().stop()
 
     def resend(self, command_id: str) -> None:
@@ -443,6 +517,7 @@ class SeatClient(SequencedClient):
         data = {"client_id": self.client_id, "key": crypto.key_to_text(self.key), "seat": self.seat,
                 "referee_key": self.referee_key, "sign_key": self.pin.key,
                 "counter": self._counter, "board": self.topics.board,
+                "run": self.fresh.min_run, "game_no": self.fresh.game_no,
                 "broker_username": self._account[0], "broker_password": self._account[1]}
         self._path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self._path.with_suffix(".tmp")

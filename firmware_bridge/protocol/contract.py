@@ -38,13 +38,30 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
 from engine.core.errors import ArbiterError
-from firmware_bridge.protocol import triumph_contract
+from firmware_bridge.protocol import pairing_contract, triumph_contract
 from firmware_bridge.protocol.board_steps import plan_problem
+from firmware_bridge.protocol.schema import (
+    INT,
+    OPT,
+    OPT_INT,
+    OPT_STR,
+    STR,
+    Check,
+    NotJson,
+    Types,
+    check_problem,
+    fields_problem,
+    has_type,
+    loads,
+)
+from firmware_bridge.protocol.schema import length as _length
+from firmware_bridge.protocol.schema import matches as _matches
+from firmware_bridge.protocol.schema import non_negative as _non_negative
+from firmware_bridge.protocol.schema import one_of as _one_of
 from firmware_bridge.protocol.vocabulary import Command, CommandPayload, Phase, ReplyPayload
 
 VERSION = 1
@@ -212,28 +229,7 @@ def parse_topic(topic: str) -> tuple[str, str, str | None]:
     raise ContractError(f"topic {topic!r} is not part of the contract")
 
 
-# --- payload schemas ---------------------------------------------------------------------------
-# A schema maps a field name to (accepted types, required, extra check). Kept tiny on purpose:
-# the app runs on Android where installing a schema library is a burden.
-
-Check = Callable[[Any], str | None]
-
-
-def _one_of(*values: Any) -> Check:
-    return lambda v: None if v in values else f"must be one of {values}"
-
-
-def _matches(pattern: re.Pattern[str], what: str) -> Check:
-    return lambda v: None if pattern.match(v) else f"is not a valid {what}"
-
-
-def _non_negative(v: int) -> str | None:
-    return None if v >= 0 else "must not be negative"
-
-
-def _length(low: int, high: int) -> Check:
-    return lambda v: None if low <= len(v) <= high else f"must have {low}..{high} characters"
-
+# --- payload schemas (the schema language: schema.py) ------------------------------------------
 
 def _setup_map(v: dict) -> str | None:
     if triumph_contract.is_triumph_setup(v):  # a Napoleon's Triumph side's set-up object
@@ -254,12 +250,6 @@ def _with_plan(v: dict) -> str | None:
     return f"plan {problem}" if problem else None
 
 
-OPT = False
-INT = (int,)
-STR = (str,)
-OPT_STR = (str, type(None))
-OPT_INT = (int, type(None))
-
 # Fields many payloads share, checked the same way everywhere.
 VERSION_FIELD = (INT, True, _one_of(VERSION))
 GAME_FIELD = (STR, True, _length(1, 64))
@@ -268,10 +258,18 @@ SEQ_FIELD = (INT, True, _non_negative)
 SEAT_FIELD = (STR, True, _one_of(*SEATS))
 CLIENT_FIELD = (STR, True, _matches(CLIENT_ID, "client id"))
 
-Types = type | tuple[type, ...]  # what isinstance takes
+# The stamp of every message the referee signs or seals (freshness.py): required by clients.
+STAMP_FIELDS: dict[str, tuple[Types, bool, Check | None]] = {
+    "board": (STR, OPT, _matches(BOARD_NAME, "board name")),
+    "run": (INT, OPT, _non_negative),
+    "n": (INT, OPT, _non_negative),
+    "game_no": (INT, OPT, _non_negative),
+}
+
 SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
     "info": {
         "v": VERSION_FIELD,
+        **STAMP_FIELDS,
         "board": (STR, True, _matches(BOARD_NAME, "board name")),
         "referee_key": (STR, True, _length(40, 60)),
         "variant": (STR, True, None),
@@ -282,6 +280,9 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
     "state": {
         "v": VERSION_FIELD,
         "board": (STR, True, None),
+        **{k: v for k, v in STAMP_FIELDS.items() if k != "board"},
+        # Pending pairing requests, for the display: [{"seat", "name", "fingerprint", "method"}].
+        "pairing": (list, OPT, None),
         "game": GAME_FIELD,
         "seq": SEQ_FIELD,
         "phase": (STR, True, _one_of(*PHASES)),
@@ -312,6 +313,7 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
     },
     "events": {
         "v": VERSION_FIELD,
+        **STAMP_FIELDS,
         "game": GAME_FIELD,
         "seq": SEQ_FIELD,
         "events": (list, True, None),
@@ -320,6 +322,7 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
     },
     "error": {
         "v": VERSION_FIELD,
+        **STAMP_FIELDS,
         "topic": (STR, True, None),
         "code": (STR, True, _one_of(*ERROR_CODES)),
         "message": (STR, True, None),
@@ -330,6 +333,7 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "role": (STR, True, _one_of("referee", "seat", "display", "overview")),
         "online": ((bool,), True, None),
         "sig": (STR, OPT, None),  # the referee's own presence is signed (protocol/signing.py)
+        **{name: STAMP_FIELDS[name] for name in ("board", "run", "n")},  # and stamped (freshness.py)
     },
     "hello": {
         "v": VERSION_FIELD,
@@ -337,30 +341,6 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "reason": (STR, True, _one_of("connect", "gap", "manual")),
         "game": (OPT_STR, OPT, None),
         "seq": (OPT_INT, OPT, None),
-    },
-    "pair_request": {
-        "v": VERSION_FIELD,
-        "client": CLIENT_FIELD,
-        "seat": SEAT_FIELD,
-        "key": (STR, True, _length(40, 60)),
-        "name": (STR, OPT, _length(0, 40)),
-    },
-    "pair_reply": {
-        "v": VERSION_FIELD,
-        # "lost": another tablet was granted this seat; this one stops sending.
-        "status": (STR, True, _one_of("challenge", "granted", "refused", "lost")),
-        "seat": SEAT_FIELD,
-        # "approval": a game is played, so the seat's current tablet (or the console) must agree.
-        "method": (OPT_STR, OPT, _one_of("square", "code", "approval", None)),
-        "fingerprint": (OPT_STR, OPT, None),  # with "approval": the key the holder must approve
-        "square": (OPT_STR, OPT, None),
-        "message": (STR, OPT, None),
-        "broker_username": (OPT_STR, OPT, None),
-        "broker_password": (OPT_STR, OPT, None),
-    },
-    "pair_code": {
-        "v": VERSION_FIELD,
-        "code": (STR, True, _length(1, 12)),
     },
     "seat_state": {
         "v": VERSION_FIELD,
@@ -399,6 +379,8 @@ SCHEMAS: dict[str, dict[str, tuple[Types, bool, Check | None]]] = {
         "message": (STR, OPT, None),
         "seq": (OPT_INT, OPT, None),
         "duplicate": ((bool,), OPT, None),
+        "reason": (STR, OPT, None),  # an `illegal` move's sentence and what it speaks of (docs/mqtt.md)
+        "data": ((dict,), OPT, None),
     },
 }
 
@@ -435,40 +417,16 @@ OPTIONAL_COMMAND_ARGS: dict[str, dict[str, tuple[tuple[type, ...], Check | None]
 
 # What the referee sends may gain optional fields within v1: clients ignore fields they do not
 # know. What the referee receives is checked strictly: an unknown field is refused.
-FROM_REFEREE = frozenset({"info", "state", "events", "error", "pair_reply", "seat_state",
+SCHEMAS.update(pairing_contract.SCHEMAS)  # pairing version 2 (pairing_contract.py)
+FROM_REFEREE = pairing_contract.FROM_REFEREE | frozenset({"info", "state", "events", "error", "seat_state",
                           "seat_events", "reply"})
-
-
-def _has_type(value: Any, types: Types) -> bool:
-    """isinstance, but a bool is no int: a counter or moves_per_turn of true is malformed."""
-    allowed = types if isinstance(types, tuple) else (types,)
-    return isinstance(value, allowed) and not (isinstance(value, bool) and bool not in allowed)
-
-
-def _check_problem(value: Any, check: Check | None) -> str | None:
-    """What the field's extra check says about ``value`` (None: fine, or null where allowed)."""
-    return check(value) if check and value is not None else None
 
 
 def validate(kind: str, payload: Any) -> dict:
     """Check ``payload`` against the schema ``kind``; return it or raise ContractError."""
-    schema = SCHEMAS[kind]
-    if not isinstance(payload, dict):
-        raise ContractError(f"{kind} payload must be a JSON object")
-    unknown = set(payload) - set(schema)
-    if unknown and kind not in FROM_REFEREE:
-        raise ContractError(f"{kind} payload has unknown fields {sorted(unknown)}")
-    for name, (types, required, check) in schema.items():
-        if name not in payload:
-            if required:
-                raise ContractError(f"{kind} payload lacks {name!r}")
-            continue
-        value = payload[name]
-        if not _has_type(value, types):
-            raise ContractError(f"{kind}.{name} has the wrong type {type(value).__name__}")
-        problem = _check_problem(value, check)
-        if problem:
-            raise ContractError(f"{kind}.{name} {problem}")
+    problem = fields_problem(kind, SCHEMAS[kind], payload, strict=kind not in FROM_REFEREE)
+    if problem:
+        raise ContractError(problem)
     if kind == "command":
         _validate_command_args(payload["type"], payload["args"])
     return payload
@@ -484,9 +442,9 @@ def _validate_command_args(command_type: str, args: dict) -> None:
             if name in required:
                 raise ContractError(f"{command_type} lacks argument {name!r}")
             continue
-        if not _has_type(args[name], types):
+        if not has_type(args[name], types):
             raise ContractError(f"{command_type}.{name} has the wrong type")
-        problem = _check_problem(args[name], check)
+        problem = check_problem(args[name], check)
         if problem:
             raise ContractError(f"{command_type}.{name} {problem}")
 
@@ -507,6 +465,11 @@ def decode_public(topic: str, raw: bytes | bytearray) -> dict:
 def encode(kind: str, payload: dict) -> bytes:
     """Validate and serialise a public payload as compact UTF-8 JSON."""
     validate(kind, payload)
+    return json_text(payload)
+
+
+def json_text(payload: dict) -> bytes:
+    """A payload as compact UTF-8 JSON (what is signed and sent)."""
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
 
 
@@ -515,17 +478,10 @@ def decode(kind: str, raw: bytes | bytearray, limit: int = MAX_PUBLIC_PAYLOAD) -
     if len(raw) > limit:
         raise ContractError(f"{kind} payload of {len(raw)} bytes exceeds {limit}", "too-large")
     try:
-        payload = json.loads(bytes(raw).decode("utf-8"), parse_constant=_no_constant)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        payload = loads(bytes(raw).decode("utf-8"))
+    except (UnicodeDecodeError, NotJson) as error:
         raise ContractError(f"{kind} payload is not UTF-8 JSON: {error}") from None
-    except RecursionError:  # a stranger's "[[[[..." must be refused, not crash the handler
-        raise ContractError(f"{kind} payload is nested too deeply") from None
     return validate(kind, payload)
-
-
-def _no_constant(name: str) -> Any:
-    # NaN and Infinity are not JSON (RFC 8259), though Python's parser takes them.
-    raise json.JSONDecodeError(f"{name} is not a JSON number", name, 0)
 
 
 def command(seat: str, command_id: str, counter: int, command_type: Command | str,
@@ -537,10 +493,13 @@ def command(seat: str, command_id: str, counter: int, command_type: Command | st
 
 
 def reply(command_id: str, ok: bool, code: str | None = None, message: str = "",
-          seq: int | None = None, duplicate: bool = False) -> ReplyPayload:
-    """Build a validated reply plaintext."""
+          seq: int | None = None, duplicate: bool = False, reason: str = "",
+          data: dict[str, Any] | None = None) -> ReplyPayload:
+    """Build a validated reply plaintext (`reason`/`data`: a refused move's sentence, its data)."""
     payload: dict[str, Any] = {"v": VERSION, "id": command_id, "ok": ok, "code": code,
                                "message": message, "seq": seq}
     if duplicate:
         payload["duplicate"] = True
+    if reason:
+        payload["reason"], payload["data"] = reason, dict(data or {})
     return cast(ReplyPayload, validate("reply", payload))

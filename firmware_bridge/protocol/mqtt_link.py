@@ -11,6 +11,7 @@ import contextlib
 import logging
 import ssl
 import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
@@ -19,6 +20,7 @@ import paho.mqtt.client as mqtt
 
 log = logging.getLogger(__name__)
 Handler = Callable[[str, bytes], None]
+Will = tuple[str, bytes, bool]  # topic, payload, retained
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,7 @@ class MqttLink:
     """A connected paho client with remembered subscriptions and reconnect callbacks."""
 
     def __init__(self, url: str | BrokerURL, client_id: str, *,
-                 will: tuple[str, bytes, bool] | None = None,
+                 will: Will | Callable[[], Will] | None = None,
                  ca_file: str | None = None, keepalive: int = 15) -> None:
         self.url = BrokerURL.parse(url) if isinstance(url, str) else url
         self.client_id = client_id
@@ -68,6 +70,7 @@ class MqttLink:
         # each filter keeps every handler subscribed to it, in order.
         self._handlers: dict[str, list[Handler]] = {}
         self._on_connected: list[Callable[[], None]] = []
+        self.handler_failures: Counter[tuple[str, str]] = Counter()
         self._lock = threading.Lock()
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
                              protocol=mqtt.MQTTv311, clean_session=True)
@@ -78,12 +81,17 @@ class MqttLink:
             client.username_pw_set(self.url.username, self.url.password)
         if self.url.tls:
             client.tls_set(ca_certs=ca_file, cert_reqs=ssl.CERT_REQUIRED)
-        if will:
-            client.will_set(will[0], will[1], qos=1, retain=will[2])
+        # A will may be made anew for every connection (the referee's is stamped per connection).
+        self._will = will
         client.on_connect = self._connected
         client.on_disconnect = self._disconnected
         client.on_message = self._message
         self.client = client
+
+    def _set_will(self) -> None:
+        will = self._will() if callable(self._will) else self._will
+        if will:
+            self.client.will_set(will[0], will[1], qos=1, retain=will[2])
 
     def subscribe(self, topic_filter: str, handler: Handler) -> None:
         """Also deliver messages matching ``topic_filter`` to ``handler(topic, payload)``, now and
@@ -117,6 +125,7 @@ class MqttLink:
 
     def start(self, wait: float | None = 10.0) -> bool:
         """Connect in the background; optionally wait up to ``wait`` seconds for the first connect."""
+        self._set_will()
         self.client.connect_async(self.url.host, self.url.port, keepalive=self._keepalive)
         self.client.loop_start()
         return self.connected.wait(wait) if wait else False
@@ -141,6 +150,7 @@ class MqttLink:
     def _restart(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+        self._set_will()
         self.client.connect_async(self.url.host, self.url.port, keepalive=self._keepalive)
         self.client.loop_start()
 
@@ -164,6 +174,8 @@ class MqttLink:
     def _disconnected(self, client: mqtt.Client, userdata: object, flags: object,
                       reason: mqtt.ReasonCode, properties: object) -> None:
         self.connected.clear()
+        if callable(self._will):
+            self._set_will()  # before paho reconnects: the next connection's own will
         log.info("disconnected from %s (%s); paho reconnects", self.url, reason)
 
     def _message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
@@ -174,5 +186,15 @@ class MqttLink:
         for handler in handlers:
             try:
                 handler(message.topic, payload)
-            except Exception:  # one bad message must not stop the others
-                log.exception("handler for %s failed", message.topic)
+            except Exception as error:  # one bad message must not stop the others
+                self._handler_failed(handler, message.topic, error)
+
+    def _handler_failed(self, handler: Handler, topic: str, error: Exception) -> None:
+        # Anyone on the broker can send anything: one line per kind of failure, no traceback
+        # (that goes to the debug log), then only a count.
+        kind = (getattr(handler, "__qualname__", repr(handler)), type(error).__name__)
+        self.handler_failures[kind] += 1
+        if self.handler_failures[kind] == 1:
+            log.warning("a message on %s was dropped: %s: %s (more of this kind are only counted)",
+                        topic, type(error).__name__, str(error)[:200])
+        log.debug("handler for %s failed", topic, exc_info=error)

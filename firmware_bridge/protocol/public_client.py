@@ -6,7 +6,6 @@ the interface the apps code against.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -14,8 +13,13 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from nacl.public import PrivateKey
+
 from firmware_bridge.protocol import contract
+from firmware_bridge.protocol.freshness import Freshness
 from firmware_bridge.protocol.mqtt_link import BrokerURL, MqttLink
+from firmware_bridge.protocol.pairing_client import PairingClient
+from firmware_bridge.protocol.schema import NotJson, loads
 from firmware_bridge.protocol.signing import RefereePin
 
 Callback = Callable[[dict], None] | None
@@ -24,19 +28,19 @@ log = logging.getLogger(__name__)
 
 
 def carried_sign_key(raw: bytes) -> str | None:
-    """The signing key an ``info`` message names for itself (unverified: only a candidate)."""
+    """The signing key an ``info`` message names for itself (unverified: only the hall overview,
+    whose broker only the boards' bridges may write to, takes it on first use)."""
     try:
-        key = json.loads(bytes(raw).decode("utf-8")).get("sign_key")
-    except (UnicodeDecodeError, ValueError, AttributeError, RecursionError):
+        key = loads(bytes(raw).decode("utf-8")).get("sign_key")
+    except (UnicodeDecodeError, NotJson, AttributeError):
         return None
     return key if isinstance(key, str) else None
 
 
-def verified(pin: RefereePin, topic: str, raw: bytes, kind: str,
-             carried_key: str | None = None) -> dict | None:
+def verified(pin: RefereePin, topic: str, raw: bytes, kind: str) -> dict | None:
     """A referee payload that carries the pinned key's signature, decoded; None (counted) if not."""
     before = sum(pin.dropped.values())
-    unsigned = pin.open(topic, raw, carried_key)
+    unsigned = pin.open(topic, raw)
     if unsigned is None:
         if sum(pin.dropped.values()) == before + 1 and before == 0:
             log.warning("dropped a message on %s that the referee did not sign", topic)
@@ -68,9 +72,11 @@ class ClientBase:
                              will=(self.topics.presence(self.client_id), offline, True), ca_file=ca_file)
         self.link.on_connected(self._announce)
         self.referee_online = False
-        # The referee's signing key: pinned from the pairing reply, a saved seat, or else the
-        # first signed info (see signing.py); public messages that fail it are dropped.
+        # The referee's signing key: pinned from a pairing grant or stored credentials, never
+        # from info (see signing.py); public messages that fail it are dropped, and so are
+        # genuine ones older than what was seen (freshness.py).
         self.pin = RefereePin()
+        self.fresh = Freshness(board)
         self.on_info: Callback = None  # a verified info (board, keys, variant) arrived
         # What arrived before the key was pinned (retained messages come in any order): the
         # latest message per topic, checked once the info pins the key.
@@ -78,34 +84,56 @@ class ClientBase:
         self.link.subscribe(self.topics.presence("referee"), self._on_referee_presence)
         self.link.subscribe(self.topics.info, self._on_signed_info)
 
-    def _referee_payload(self, topic: str, raw: bytes, kind: str, handler: Handler) -> dict | None:
-        """A public payload of this board's referee, verified against the pinned key.
+    def _referee_payload(self, topic: str, raw: bytes, kind: str, handler: Handler,
+                         family: str | None = None) -> dict | None:
+        """A public payload of this board's referee: signed by the pinned key and fresher than
+        anything of its ``family`` seen (None: dropped and counted).
 
-        Before any key is pinned the message is held (``handler`` gets it again once one is).
+        Before a key is pinned the message is held (``handler`` gets it again once one is).
         """
         if self.pin.key is None:
             self._held[topic] = (handler, raw)
             return None
-        return verified(self.pin, topic, raw, kind)
+        payload = verified(self.pin, topic, raw, kind)
+        if payload is None:
+            return None
+        if not self.fresh.accept(family or kind, payload):
+            self.pin.dropped["stale"] += 1
+            return None
+        return payload
+
+    def pin_key(self, key: str) -> None:
+        """Trust the referee's signing key from now on (a pairing grant); read what was held."""
+        self.pin.pin(key)
+        held, self._held = self._held, {}
+        for held_topic, (handler, held_raw) in held.items():
+            handler(held_topic, held_raw)
 
     def _on_signed_info(self, topic: str, raw: bytes) -> None:
-        first = self.pin.key is None
-        info = verified(self.pin, topic, raw, "info", carried_sign_key(raw))
+        if self.pin.key is None:
+            self._referee_heard()
+        info = self._referee_payload(topic, raw, "info", self._on_signed_info)
         if info is None:
             return
         self._info_arrived(info)
         if self.on_info:
             self.on_info(info)
-        if first:
-            held, self._held = self._held, {}
-            for held_topic, (handler, held_raw) in held.items():
-                handler(held_topic, held_raw)
 
     def _info_arrived(self, info: dict) -> None:
         """A verified ``info``: clients that show or use it override this."""
 
+    def _referee_heard(self) -> None:
+        """Before pairing: something on the referee's info topic (it republishes it whenever it
+        (re)connects), so a pairing request sent while it was away goes again."""
+        pairing = getattr(self, "pairing", None)
+        if pairing is not None:
+            with self._changed:
+                pairing.resend_request()
+
     def _on_referee_presence(self, topic: str, raw: bytes) -> None:
         presence = self._referee_payload(topic, raw, "presence", self._on_referee_presence)
+        if presence is not None and presence["client"] != "referee":
+            return
         if presence is None:
             return
         online = presence["online"]
@@ -213,26 +241,68 @@ class SequencedClient(ClientBase):
 
 
 class DisplayClient(SequencedClient):
-    """The public side of one board: state snapshot, event stream, referee presence."""
+    """The public side of one board: state snapshot, event stream, referee presence.
+
+    A display trusts the referee's signing key only from a pairing by code (``pair()``, then
+    ``send_code``: the same SPAKE2 exchange as a tablet's, docs/mqtt.md) or a key it was given
+    (``sign_key``, e.g. stored after an earlier pairing); until then it shows nothing.
+    """
 
     role = "display"
 
     def __init__(self, broker_url: str | BrokerURL, board: str, client_id: str | None = None,
-                 ca_file: str | None = None) -> None:
+                 ca_file: str | None = None, sign_key: str | None = None) -> None:
         super().__init__(broker_url, board, client_id, ca_file)
         self.on_state: Callback = None
         self.on_events: Callback = None
+        self.on_pairing: Callback = None
         self.state: dict | None = None
         self.info: dict | None = None
+        self.pairing = PairingClient(self.topics, self.client_id, PrivateKey.generate(), self.link.publish)
         self.link.subscribe(self.topics.state, self._on_state)
         self.link.subscribe(self.topics.events, self._on_events)
+        self.link.subscribe(self.topics.pair_reply(self.client_id), self._on_pair_reply)
+        if sign_key:
+            self.pin_key(sign_key)
+
+    @property
+    def last_pairing(self) -> dict | None:
+        """What the pairing asks of the person now ({"status", "method", ...}), or None."""
+        return self.pairing.status
+
+    @property
+    def paired(self) -> bool:
+        """True once the referee's signing key is pinned."""
+        return self.pin.key is not None
+
+    def pair(self) -> None:
+        """Ask the referee for its keys; the referee's console shows a code to type (``send_code``)."""
+        self.pairing.ask("display", "display", "code")
+
+    def send_code(self, code: str) -> None:
+        """The six digits the referee's console shows for this display."""
+        self.pairing.send_code(code)
+
+    def _on_pair_reply(self, topic: str, raw: bytes) -> None:
+        with self._lock:
+            outcome = self.pairing.on_reply(raw)
+        if outcome is None:
+            return
+        status, body = outcome
+        if status == "granted":
+            self.fresh.min_run = max(self.fresh.min_run, body["run"])
+            self.fresh.game_no = max(self.fresh.game_no, body.get("game_no", 0))
+            self.pin_key(body["sign_key"])
+        if self.on_pairing:
+            self.on_pairing(self.pairing.status or {})
+        self._notify()
 
     def _info_arrived(self, info: dict) -> None:
         self.info = info
         self._notify()
 
     def _on_state(self, topic: str, raw: bytes) -> None:
-        state = self._referee_payload(topic, raw, "state", self._on_state)
+        state = self._referee_payload(topic, raw, "state", self._on_state, "public")
         if state is None:
             return
         if self._stream.snapshot_is_current(state["game"], state["seq"]):
@@ -242,21 +312,27 @@ class DisplayClient(SequencedClient):
             self._notify()
 
     def _on_events(self, topic: str, raw: bytes) -> None:
-        events = self._referee_payload(topic, raw, "events", self._on_events)
+        events = self._referee_payload(topic, raw, "events", self._on_events, "public")
         if events is not None:
             self._events_arrived(events, self.on_events)
 
 
 class OverviewClient(ClientBase):
-    """The arbiter's overview in a hall: the public state of every board on one broker."""
+    """The arbiter's overview in a hall: the public state of every board on one broker.
+
+    Its broker is the hall's, where only the boards' bridges may write (hardware/deploy/acl):
+    it takes each board's signing key from ``keys`` or, failing that, from the board's first
+    ``info`` (trust on first use, the one place left; docs/deployment.md).
+    """
 
     role = "overview"
 
     def __init__(self, broker_url: str | BrokerURL, client_id: str | None = None,
-                 ca_file: str | None = None) -> None:
+                 ca_file: str | None = None, keys: dict[str, str] | None = None) -> None:
         super().__init__(broker_url, "overview", client_id, ca_file)
         self.boards: dict[str, dict] = {}
-        self.pins: dict[str, RefereePin] = {}  # board -> its referee's pinned signing key
+        self.pins: dict[str, RefereePin] = {b: RefereePin(k) for b, k in (keys or {}).items()}
+        self.freshness: dict[str, Freshness] = {}
         self._held_states: dict[str, tuple[str, bytes]] = {}  # board -> a state before its pin
         self.on_state: Callback = None
         self.link.subscribe(f"{contract.ROOT}/+/info", self._on_board_info)
@@ -277,11 +353,15 @@ class OverviewClient(ClientBase):
         if found is None:
             return
         board, pin = found
-        first = pin.key is None
-        if verified(pin, topic, raw, "info", carried_sign_key(raw)) is not None and first:
-            held = self._held_states.pop(board, None)
-            if held:
-                self._on_state(*held)
+        if pin.key is not None:
+            return
+        carried = carried_sign_key(raw)
+        if carried is None or verified(RefereePin(carried), topic, raw, "info") is None:
+            return
+        pin.pin(carried)
+        held = self._held_states.pop(board, None)
+        if held:
+            self._on_state(*held)
 
     def _on_state(self, topic: str, raw: bytes) -> None:
         found = self._board_pin(topic)
@@ -294,9 +374,9 @@ class OverviewClient(ClientBase):
         state = verified(pin, topic, raw, "state")
         if state is None or state["board"] != board:
             return
-        held = self.boards.get(state["board"])
-        if held is None or held["game"] != state["game"] or state["seq"] >= held["seq"]:
-            self.boards[state["board"]] = state
-            if self.on_state:
-                self.on_state(state)
-            self._notify()
+        if not self.freshness.setdefault(board, Freshness(board)).accept("public", state):
+            return
+        self.boards[board] = state
+        if self.on_state:
+            self.on_state(state)
+        self._notify()

@@ -4,8 +4,11 @@ The public topics (``info``, ``state``, ``events``, ``presence/referee``) are re
 an anonymous broker, writable by anyone on the network. Without signatures a stranger could
 publish a retained ``state`` with a higher ``seq`` and a made-up result, and every display would
 show it. So the referee signs each public payload with an Ed25519 key (PyNaCl 1.3's
-``nacl.signing``, kept in its journal), and clients pin that key the first time they see it
-(or from the pairing reply, which is authenticated) and drop what does not verify.
+``nacl.signing``, kept in its journal), and clients pin that key from the pairing grant (sealed
+under the key the SPAKE2 exchange derived, pake.py) or from a key stored with their credentials,
+never from ``info``; they drop what does not verify. A signature says who, not when: the stamp
+inside each payload (freshness.py) says when. Tablets sign their pairing messages the same way
+with a key of their own, under another domain, so neither kind of signature passes for the other.
 
 Wire format, an extension of contract v1 (old clients ignore the extra field): the payload's
 compact JSON text ``{...}`` becomes ``{...,"sig":"<base64>"}``; the signature covers a domain
@@ -25,6 +28,7 @@ from nacl.signing import SigningKey, VerifyKey
 from firmware_bridge.protocol.crypto import CryptoError, fingerprint
 
 SIGNATURE_DOMAIN = b"arbiter public message v1\0"
+PAIRING_DOMAIN = b"arbiter pairing message v2\0"  # a tablet's signature on its pairing messages
 SIGNATURE_SIZE = 64
 _SIG_TEXT_SIZE = len(base64.urlsafe_b64encode(bytes(SIGNATURE_SIZE)))
 _SIG_PREFIX = b',"sig":"'
@@ -37,8 +41,8 @@ class SignatureError(CryptoError):
     code = "unauthenticated"
 
 
-def _signed_bytes(topic: str, unsigned: bytes) -> bytes:
-    return SIGNATURE_DOMAIN + topic.encode() + b"\0" + unsigned
+def _signed_bytes(topic: str, unsigned: bytes, domain: bytes = SIGNATURE_DOMAIN) -> bytes:
+    return domain + topic.encode() + b"\0" + unsigned
 
 
 def split_signature(raw: bytes) -> tuple[bytes, bytes]:
@@ -56,14 +60,15 @@ def split_signature(raw: bytes) -> tuple[bytes, bytes]:
 class PublicSigner:
     """The referee's side: signs every public payload it publishes."""
 
-    def __init__(self, key: SigningKey) -> None:
+    def __init__(self, key: SigningKey, domain: bytes = SIGNATURE_DOMAIN) -> None:
         self._key = key
+        self.domain = domain
         self.verify_key = key_text(key.verify_key)
 
     @classmethod
-    def generate(cls) -> PublicSigner:
+    def generate(cls, domain: bytes = SIGNATURE_DOMAIN) -> PublicSigner:
         """A signer with a fresh key."""
-        return cls(SigningKey.generate())
+        return cls(SigningKey.generate(), domain)
 
     @classmethod
     def from_text(cls, text: str) -> PublicSigner:
@@ -90,7 +95,7 @@ class PublicSigner:
         """``payload`` (compact JSON object text) with the signature for ``topic`` appended."""
         if not payload.startswith(b"{") or not payload.endswith(b"}") or payload == b"{}":
             raise SignatureError("only a non-empty JSON object can be signed")
-        signature = self._key.sign(_signed_bytes(topic, payload)).signature
+        signature = self._key.sign(_signed_bytes(topic, payload, self.domain)).signature
         return payload[:-1] + _SIG_PREFIX + base64.urlsafe_b64encode(signature) + _SIG_SUFFIX
 
 
@@ -99,24 +104,24 @@ def key_text(key: VerifyKey) -> str:
     return base64.urlsafe_b64encode(bytes(key)).decode()
 
 
-def verify(verify_key: str, topic: str, raw: bytes) -> bytes:
+def verify(verify_key: str, topic: str, raw: bytes, domain: bytes = SIGNATURE_DOMAIN) -> bytes:
     """The payload without its signature, if ``verify_key`` signed it for ``topic``."""
     unsigned, signature = split_signature(raw)
     try:
         key = VerifyKey(base64.urlsafe_b64decode(verify_key.encode()))
-        key.verify(_signed_bytes(topic, unsigned), signature)
+        key.verify(_signed_bytes(topic, unsigned, domain), signature)
     except (BadSignatureError, binascii.Error, ValueError, TypeError):
         raise SignatureError("the referee's signature does not verify") from None
     return unsigned
 
 
 class RefereePin:
-    """What a client trusts of one board: the referee's verify key, pinned once.
+    """What a client trusts of one board: the referee's verify key, pinned from pairing.
 
-    The key is pinned from the pairing reply (authenticated by the seat's Box), from a key the
-    user stored, or else the first time a self-signed ``info`` arrives (trust on first use: the
-    display shows the fingerprint so people can compare it with the referee's console). After
-    that, a message signed by any other key is dropped and counted, never shown.
+    The key comes from the pairing grant (sealed under the SPAKE2 key, so only the real referee
+    could have sent it) or from credentials stored after such a grant. Nothing is trusted on first
+    use: until a key is pinned every public message is held unread, and afterwards a message signed
+    by any other key is dropped and counted, never shown.
     """
 
     def __init__(self, pinned: str | None = None) -> None:
@@ -128,30 +133,17 @@ class RefereePin:
         """The pinned key's fingerprint, or None before one is pinned."""
         return fingerprint(self.key) if self.key else None
 
-    def pin(self, key: str) -> bool:
-        """Pin ``key`` if none is pinned; True if ``key`` is (now) the pinned one."""
+    def pin(self, key: str) -> None:
+        """Trust ``key`` from now on (it came from an authenticated pairing grant or the user)."""
+        self.key = key
+
+    def open(self, topic: str, raw: bytes) -> bytes | None:
+        """The verified payload, or None (counted) if it is unsigned, forged or not yet checkable."""
         if self.key is None:
-            self.key = key
-        return self.key == key
-
-    def open(self, topic: str, raw: bytes, carried_key: str | None = None) -> bytes | None:
-        """The verified payload, or None (counted) if it is unsigned, forged or not yet checkable.
-
-        ``carried_key`` is the key an ``info`` message names for itself: it is pinned when
-        nothing is pinned yet, and must match the pinned key otherwise.
-        """
-        key = self.key or carried_key
-        if key is None:
             self.dropped["before-pin"] += 1
             return None
-        if carried_key is not None and self.key is not None and carried_key != self.key:
-            self.dropped["other-key"] += 1
-            return None
         try:
-            unsigned = verify(key, topic, raw)
+            return verify(self.key, topic, raw)
         except SignatureError as error:
             self.dropped["unsigned" if "no referee signature" in str(error) else "bad-signature"] += 1
             return None
-        if self.key is None and carried_key is not None:
-            self.key = carried_key
-        return unsigned

@@ -204,6 +204,8 @@ class ReplyPayload(TypedDict):
     message: str
     seq: int | None
     duplicate: NotRequired[bool]
+    reason: NotRequired[str]  # a refused move: which sentence (engine.core.Refusal.reason)
+    data: NotRequired[dict[str, Any]]  # and what it speaks of
 
 
 class SeatSummary(TypedDict):

@@ -66,24 +66,33 @@ class BoardSide:
         self.follow_computer_choice()
 
     # -- the computer -----------------------------------------------------------------------
-    def follow_computer_choice(self, make_player: Callable[..., Player] | None = None) -> None:
+    def follow_computer_choice(self, make_player: Callable[..., Player] | None = None,
+                               chosen_by_tablet: bool = False) -> list[tuple[str, Any]]:
         """Seat the computer the current game names (computer_choice.py), unless it sits there already.
 
         "off" leaves the seat paired to the computer's client until a tablet pairs it.
         make_player: another player than the bot's (tests), seated even where the computer sits.
+        When a tablet has just chosen the computer, a tablet holding that seat hands it over:
+        returns (seat, that tablet's seat record) to be told, else nothing.
         """
         seat, level = computer_choice.chosen(self.session.computer_entry, self.default_computer,
                                              self.default_level)
         if self.computer and (self.computer.seat, self.computer.level) == (seat, level) and not make_player:
-            return
+            return []
         if self.computer:
             self.computer.close()
         self.computer = ComputerSeat(self.session, seat, level, make_player=make_player, lock=self.lock,
                                      on_move=self._computer_moved) if seat else None
+        handed_over: list[tuple[str, Any]] = []
         if self.computer:
+            holder = self.session.seats.get(self.computer.seat)
+            if chosen_by_tablet and holder is not None and holder.client != COMPUTER_CLIENT:
+                self.computer.take_seat(from_tablet=True)
+                handed_over.append((self.computer.seat, holder))
             self.online[COMPUTER_CLIENT] = "seat"
         else:
             self.online.pop(COMPUTER_CLIENT, None)
+        return handed_over
 
     def follow(self, rulings: list[Ruling]) -> list[Ruling]:
         """The computer hears the rulings; returns what its own commands made (setup, answers)."""
@@ -274,6 +283,10 @@ class BoardSide:
         variant = self.session.variant
         blocked = game.blocked if game else variant.lakes | frozenset(self.session.volcanoes)
         return sorted(s.name for s in variant.squares() if s.name not in self.occupancy and s not in blocked)
+
+    def expected_squares(self) -> frozenset[str]:
+        """The squares the game says hold a piece now (any other piece is a stray)."""
+        return self.session.expected_occupancy()
 
     def middle_squares(self) -> set[str]:
         """The squares between the two setups."""

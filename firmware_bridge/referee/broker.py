@@ -47,6 +47,41 @@ def wait_for_port(host: str, port: int, timeout: float = 10.0) -> bool:
     return False
 
 
+class SnapshotDict(dict):
+    """A dict whose iteration walks a copy of its keys or items.
+
+    amqtt 0.12 iterates its subscriptions with an ``await`` inside the loop (a client connecting
+    while another subscribes), so the dict changes under the loop and the connecting client's
+    handler dies with "dictionary changed size during iteration". Iterating a copy is what the
+    loop meant: the subscriptions as they were when it began.
+    """
+
+    def __iter__(self):
+        return iter(list(super().keys()))
+
+    def keys(self):
+        return list(super().keys())
+
+    def items(self):
+        return list(super().items())
+
+    def values(self):
+        return list(super().values())
+
+
+# What amqtt's own tasks raise when a client goes away mid-message: expected on any network, no fault.
+CLIENT_GONE = (TimeoutError, ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError)
+
+
+def _quiet_loop_errors(loop: asyncio.AbstractEventLoop, context: dict) -> None:
+    """The broker loop's unhandled errors go to the log in a line, never as a traceback on a terminal."""
+    error = context.get("exception")
+    if isinstance(error, CLIENT_GONE):
+        log.debug("embedded broker: a client went away: %r", error)
+    else:
+        log.warning("embedded broker: %s%s", context.get("message", "error"), f" ({error!r})" if error else "")
+
+
 class EmbeddedBroker:
     """amqtt running on its own event loop in a daemon thread of this process."""
 
@@ -81,14 +116,20 @@ class EmbeddedBroker:
         # amqtt logs every packet at INFO; a referee's log is for people.
         for name in ("amqtt", "transitions"):
             logging.getLogger(name).setLevel(logging.WARNING)
+        # A client that leaves mid-message makes amqtt warn with a traceback: nobody's fault.
+        logging.getLogger("amqtt.mqtt.protocol.handler").setLevel(logging.ERROR)
         config = {
             "listeners": {"default": {"type": "tcp", "bind": f"{self.host}:{self.port}"}},
             "plugins": {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}},
         }
         self._loop = asyncio.new_event_loop()
         asyncio.set_event_loop(self._loop)
+        self._loop.set_exception_handler(_quiet_loop_errors)
         try:
             self._broker = Broker(config, loop=self._loop)
+            # Work around amqtt's iteration race (see SnapshotDict); the same dicts, copied on iteration.
+            for name in ("_subscriptions", "_retained_messages", "_sessions"):
+                setattr(self._broker, name, SnapshotDict(getattr(self._broker, name)))
             self._loop.run_until_complete(self._broker.start())
         except BaseException as error:  # reported to start() in the caller's thread
             self._error = error

@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from firmware_bridge.referee.computer_seat import CLIENT
-
 OFF = "off"  # the seat goes back to people
 
 
@@ -22,10 +20,7 @@ def refusal(seats: Mapping[str, Any], seat: str, computer: str | None) -> str | 
         return None
     if computer == seat:
         return f"the computer cannot play your own seat ({seat}): choose the other seat"
-    holder = seats.get(computer)
-    if holder is not None and holder.client != CLIENT:
-        return f"a tablet holds the {computer} seat: it must leave before the computer can play {computer}"
-    return None
+    return None  # a tablet holding that seat hands it over, and is told so (service.py)
 
 
 def game_entry(previous: Mapping[str, Any], computer: str | None, level: str | None) -> dict[str, str]:

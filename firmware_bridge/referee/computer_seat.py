@@ -97,9 +97,10 @@ class ComputerSeat:
         record = self.session.seats.get(self.seat)
         return record is None or record.client == CLIENT
 
-    def take_seat(self) -> None:
-        """Pair the seat to the computer, unless it already holds it or a tablet does."""
-        if self.seat not in self.session.seats:
+    def take_seat(self, from_tablet: bool = False) -> None:
+        """Pair the seat to the computer, unless it already holds it or (not `from_tablet`) a tablet does."""
+        record = self.session.seats.get(self.seat)
+        if record is None or (from_tablet and record.client != CLIENT):
             key = crypto.key_to_text(crypto.PrivateKey.generate().public_key)
             self.session.pair(self.seat, key, CLIENT, "computer")
 

@@ -31,6 +31,7 @@ CREATE TABLE IF NOT EXISTS entries (
 );
 CREATE INDEX IF NOT EXISTS entries_by_game ON entries (game, seq);
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS notes (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TRIGGER IF NOT EXISTS entries_append_only_update BEFORE UPDATE ON entries
     BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS entries_append_only_delete BEFORE DELETE ON entries
@@ -160,6 +161,43 @@ class Journal:
         with self._lock:
             self._db.execute("INSERT OR IGNORE INTO meta (name, value) VALUES (?, ?)", (name, value))
             return self._db.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()[0]
+
+    def note(self, name: str, default: str | None = None) -> str | None:
+        """A value the referee keeps and changes (its run number, the pairing limits)."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM notes WHERE name = ?", (name,)).fetchone()
+        return row[0] if row else default
+
+    def set_note(self, name: str, value: str) -> None:
+        """Keep ``value`` under ``name`` durably (replacing the one before)."""
+        with self._lock:
+            try:
+                self._db.execute("INSERT OR REPLACE INTO notes (name, value) VALUES (?, ?)", (name, value))
+            except sqlite3.OperationalError as error:
+                raise storage_problem(error) from error
+
+    def bump(self, name: str) -> int:
+        """Raise the number kept under ``name`` by one, durably, and return it (1 the first time)."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                row = self._db.execute("SELECT value FROM notes WHERE name = ?", (name,)).fetchone()
+                value = int(row[0]) + 1 if row else 1
+                self._db.execute("INSERT OR REPLACE INTO notes (name, value) VALUES (?, ?)", (name, str(value)))
+                self._db.execute("COMMIT")
+            except sqlite3.OperationalError as error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise storage_problem(error) from error
+        return value
+
+    def game_number(self, game: str) -> int:
+        """The number of a game: where its ``game`` entry stands in the journal (it only grows,
+        so a later game always has a larger number; 0 for a game the journal does not know)."""
+        with self._lock:
+            row = self._db.execute("SELECT MIN(seq) FROM entries WHERE game = ? AND kind = 'game'",
+                                   (game,)).fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
 
     def close(self) -> None:
         """Close the database (the WAL is checkpointed by SQLite)."""

@@ -24,6 +24,8 @@ from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.vocabulary import EventType
 
 GENERIC_MOVEMENT_REFUSAL = "that piece cannot move there: put it back"
+# Refusal reasons whose sentence tells what the piece is ("the bomb on a1 cannot move").
+NAMES_THE_PIECE = frozenset({"immobile", "one-square", "scout-long-attack"})
 # Rulings announced as one plain event {"type": <the ruling>, "color": <the seat>}.
 SEAT_ANNOUNCEMENTS = frozenset({EventType.SETUP_READY, EventType.DRAW_OFFER, EventType.DRAW_DECLINED,
                                 EventType.TAKEBACK_OFFER, EventType.TAKEBACK_DECLINED})
@@ -91,8 +93,12 @@ def refusal_for(game: Game, payload: dict, viewer: str | None) -> dict:
     may not know that piece hears a reason that names none.
     """
     message = payload["message"]
+    reason, data = payload.get("reason", ""), dict(payload.get("data") or {})
     piece = game.piece_at(Move.parse(payload["move"]).origin)
     hidden = piece is not None and not game.knows(Color(viewer) if viewer else None, piece)
     if hidden and payload["rule"] == "movement":  # the other rules' reasons name no piece
         message = GENERIC_MOVEMENT_REFUSAL
-    return RefusalEvent(payload["seat"], payload["move"], payload["rule"], message, game.ply).to_dict()
+        if reason in NAMES_THE_PIECE:
+            reason, data = "", {}
+    return RefusalEvent(payload["seat"], payload["move"], payload["rule"], message, game.ply,
+                        reason, data).to_dict()

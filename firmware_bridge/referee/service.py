@@ -43,7 +43,8 @@ from firmware_bridge.referee.downtime import Heartbeat
 from firmware_bridge.referee.game_records import RecordShelf
 from firmware_bridge.referee.games import TableOptions, open_table
 from firmware_bridge.referee.journal import Journal, JournalError
-from firmware_bridge.referee.mqtt_outbox import MqttOutbox, signed_presence
+from firmware_bridge.referee.liveness import ALIVE_WINDOW, Liveness
+from firmware_bridge.referee.mqtt_outbox import MqttOutbox
 from firmware_bridge.referee.pairing import PairingDesk, SeatHandover
 from firmware_bridge.referee.pairing_service import PairingService
 from firmware_bridge.referee.publishing import Follower, Publisher, StatePart
@@ -80,6 +81,7 @@ class RefereeSettings:
     computer: str | None = None  # the seat the computer plays ("red"/"blue"), None: two people
     computer_level: str = "normal"  # firmware_bridge.bot.LEVELS
     notebook_allowed: bool = True  # False: tablets may not open the player's notebook (tournaments)
+    alive_window: float = ALIVE_WINDOW  # seconds without a sealed heartbeat before a seat is offline
 
 
 class Referee:
@@ -101,7 +103,7 @@ class Referee:
         self.session = opened.table
         self.lock = threading.RLock()
         self.stopping = threading.Event()
-        self.online: dict[str, str] = {}  # client id -> role, from presence
+        self.online: dict[str, str] = {}  # client id -> role: tablets whose sealed heartbeat comes
         self.refusals = RefusalLog()  # junk from the broker: one log line per kind, then counts
         # Time while the referee was down: clocks paused, nothing charged; say how long (downtime.py).
         self.heartbeat = Heartbeat(settings.journal_path)
@@ -119,13 +121,20 @@ class Referee:
             self.board = BoardSide(opened.board_game, self.lock, self._announce, self._snapshots,
                                    self.storage, self.online, settings.volcano_markers_sensed,
                                    settings.computer, settings.computer_level)
-        offline = signed_presence(self.signer, self.topics, False)
-        self.link = MqttLink(settings.broker_url, f"referee-{settings.board}",
-                             will=(self.topics.presence("referee"), offline, True), ca_file=settings.ca_file)
-        self.outbox = MqttOutbox(self.link, self.topics, self.key, self.signer, self.session)
+        # This run of the referee: every message it stamps names it (protocol/freshness.py).
+        self.run = self.journal.bump("run")
+        self.link = MqttLink(settings.broker_url, f"referee-{settings.board}", ca_file=settings.ca_file,
+                             will=lambda: (self.topics.presence("referee"), self.outbox.will(), True))
+        self.outbox = MqttOutbox(self.link, self.topics, self.key, self.signer, self.session, self.run,
+                                 self.journal.game_number)
+        self.liveness = Liveness(self.session, self.online, self.run, self.lock, self._snapshots,
+                                 settings.alive_window)
         self.pairing = PairingService(self.session, self.outbox, self.key, self.signer.verify_key,
                                       lambda: self.online, self._snapshots, self._error, self.board,
-                                      settings.seat_accounts)
+                                      settings.seat_accounts, self.journal)
+        # While the computer plays a seat, a tablet asking for it is told so (pairing_service.py).
+        self.pairing.computer_seat = lambda: (self.computer.seat if self.computer and self.computer.active
+                                              else None)
         self.publisher = Publisher(self.session, self.outbox, settings.board, self._seats_online,
                                    state_parts=self._state_parts(), seat_parts=[self.pairing.pairing_request],
                                    followers=self._followers())
@@ -136,19 +145,20 @@ class Referee:
         self._last_republish = 0.0
         self._republish_timer: threading.Timer | None = None
         self.link.subscribe(self.topics.hello, self._on_hello)
-        self.link.subscribe(self.topics.pair_request, self._locked(self.pairing.on_request))
-        self.link.subscribe(f"{self.topics.base}/pair/+/code", self._locked(self.pairing.on_code))
+        self.link.subscribe(self.topics.pair_request, self._locked(self.pairing.on_ask))
+        self.link.subscribe(f"{self.topics.base}/pair/+/code", self._locked(self.pairing.on_attempt))
         self.link.subscribe(f"{self.topics.base}/seat/+/cmd", self._on_command)
-        self.link.subscribe(f"{self.topics.base}/presence/+", self._on_presence)
-        # Our own retained topics: a stranger's retained info or state is overwritten at once, so
-        # a display that connects later pins the real key, not the stranger's (trust on first use).
-        self.link.subscribe(self.topics.info, self._on_own_topic)
-        self.link.subscribe(self.topics.state, self._on_own_topic)
+        # Our own retained topics: whatever arrives there beyond the broker's echo of what we
+        # published (a forgery, an old message of ours replayed) gets the current one over it.
+        for topic in (self.topics.info, self.topics.state, self.topics.presence("referee"),
+                      f"{self.topics.base}/seat/+/state"):
+            self.link.subscribe(topic, self._on_own_topic)
         self.link.on_connected(self.republish)
 
     # -- the wiring -------------------------------------------------------------------------
     def _state_parts(self) -> list[StatePart]:
-        parts: list[StatePart] = [self._referee_part, self.storage.state_part, self.records.state_part]
+        parts: list[StatePart] = [self._referee_part, self.storage.state_part, self.records.state_part,
+                                  self.pairing.state_part]
         if self.board is not None:
             parts.insert(0, self.board.state_part)
         return parts
@@ -264,6 +274,7 @@ class Referee:
         self.started_at = time.monotonic()
         self.records.keep()  # a game that ended just before a crash is kept now
         self.ticker.start()
+        self.liveness.start()
         if self.board:
             self.board.start()
         self.announce()  # a computer seat's setup or move, due since the journal's last ruling
@@ -276,6 +287,7 @@ class Referee:
         if self.board:
             self.board.close()
         self.ticker.stop()
+        self.liveness.stop()
         self.link.stop(farewell=(self.topics.presence("referee"), self.outbox.presence(False), True))
         self.journal.close()
         self.refusals.flush()
@@ -296,15 +308,17 @@ class Referee:
         self._schedule_republish()
 
     def _on_own_topic(self, topic: str, raw: bytes) -> None:
-        if self.outbox.echoed(topic, raw):
-            return  # our own message, echoed back
+        if not self.outbox.stranger_copy(topic, raw):
+            return  # the broker's echo of what we published
+        # A stranger's message, or an old one of ours replayed (or retained from before a
+        # restart): our current one goes over it, so nobody who connects later is shown it.
         try:
-            # An old one of ours (retained from before a restart): the republish on connect
-            # replaces it. Answering it would make two referees of one board echo each other.
             signing.verify(self.signer.verify_key, topic, raw)
+            code = "replayed"
         except signing.SignatureError:
-            self.refusals.note(topic, "forged", "a message the referee did not sign, on its own topic")
-            self._schedule_republish()
+            code = "forged" if "/seat/" not in topic else "replayed"
+        self.refusals.note(topic, code, "a message on the referee's own topic that is not its current one")
+        self._schedule_republish()
 
     def _schedule_republish(self) -> None:
         # Many clients saying hello at once (or a flood) get one republish per short window.
@@ -338,23 +352,6 @@ class Referee:
             if not self.republished_at:
                 self.republished_at = self._last_republish
 
-    def _on_presence(self, topic: str, raw: bytes) -> None:
-        try:
-            presence = contract.decode("presence", raw)
-        except contract.ContractError as error:
-            self.refusals.note(topic, error.code, str(error))  # counted, never answered
-            return
-        if presence["role"] != "seat":
-            return
-        with self.lock:
-            before = dict(self.online)
-            if presence["online"]:
-                self.online[presence["client"]] = presence["role"]
-            else:
-                self.online.pop(presence["client"], None)
-            if before != self.online:
-                self.publisher.snapshots()
-
     def _on_command(self, topic: str, raw: bytes) -> None:
         try:
             _, _, seat = contract.parse_topic(topic)
@@ -375,6 +372,11 @@ class Referee:
                 header, body = channel.open(raw, expect={"topic": topic, "seat": seat})
             except crypto.CryptoError as error:
                 self._error(topic, "unauthenticated", f"not a command of the {seat} seat: {error}")
+                return
+            if "alive" in header:  # the tablet's sealed heartbeat (liveness.py), no command
+                refused = self.liveness.heard(seat, header, body)
+                if refused:
+                    self.refusals.note(topic, "replayed", refused)
                 return
             try:
                 command = contract.validate("command", body)
@@ -411,7 +413,8 @@ class Referee:
             return
         self.storage.works()
         if self.board is not None and reply["ok"] and command["type"] == Command.NEW_GAME:
-            self.board.follow_computer_choice()  # the computer, if any, takes its seat and sets up now
+            for lost_seat, holder in self.board.follow_computer_choice(chosen_by_tablet=True):
+                self.pairing.tell_seat_lost(holder, lost_seat, "computer")  # the computer took its seat
         self.publisher.rulings(rulings)
         if self.board is not None:
             self.board.after_command(command, reply, replayed)

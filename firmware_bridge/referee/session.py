@@ -272,7 +272,10 @@ class Session(SessionCore):
             try:
                 return self._rule([(EventType.MOVE, {"move": str(move), "seat": seat})])[0][0]
             except IllegalMove as illegal:
-                refusal = (illegal.refusal.rule, illegal.refusal.message)
+                refused = illegal.refusal
+                return self._rule([(EventType.REFUSAL, {
+                    "move": str(move), "seat": seat, "rule": refused.rule, "message": refused.message,
+                    "reason": refused.reason, "data": dict(refused.data)})])[0][0]
         return self._rule([(EventType.REFUSAL, {"move": str(move), "seat": seat, "rule": refusal[0],
                                                 "message": refusal[1]})])[0][0]
 

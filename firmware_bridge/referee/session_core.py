@@ -47,8 +47,9 @@ class CommandError(ArbiterError):
 
     code = "refused"
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reason: str = "", data: dict | None = None) -> None:
         super().__init__(message, code=code)
+        self.reason, self.data = reason, dict(data or {})  # a refusal's sentence, for every language
 
 
 class SessionCore(ABC):
@@ -309,9 +310,12 @@ class SessionCore(ABC):
             try:
                 rulings, reply = self._rule(items, (seat, counter, command_id), message)
             except IllegalMove as illegal:  # the engine refused it: nothing changed
-                raise CommandError("illegal", f"{illegal.refusal.rule}: {illegal.refusal.message}") from None
+                refusal = illegal.refusal
+                raise CommandError("illegal", f"{refusal.rule}: {refusal.message}", refusal.reason,
+                                   dict(refusal.data)) from None
         except CommandError as error:
-            refused = contract.reply(command_id, False, error.code, str(error), seq=self.seq)
+            refused = contract.reply(command_id, False, error.code, str(error), seq=self.seq,
+                                     reason=error.reason, data=error.data)
             return self._answer(record, seat, counter, refused), []
         assert reply is not None
         return reply, rulings

@@ -11,7 +11,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,26 +20,23 @@ from tests.system_packages import skip_without
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _free_display() -> int:
-    for number in range(120, 200):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
-            return number
-    raise RuntimeError("no free X display number")
-
-
 @pytest.fixture(scope="session")
 def xvfb():
-    """A virtual X server for the session; its DISPLAY value."""
+    """A virtual X server for the session; its DISPLAY value.
+
+    Xvfb picks a free display number itself (-displayfd), so sessions started at the same moment
+    by several people on one machine never share (and lose) one server.
+    """
     skip_without("Xvfb", shutil.which("Xvfb") is not None, "the virtual display the app runs on")
-    number = _free_display()
-    process = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    socket = Path(f"/tmp/.X11-unix/X{number}")
-    deadline = time.monotonic() + 10
-    while not socket.exists():
-        if process.poll() is not None or time.monotonic() > deadline:
-            pytest.fail("Xvfb did not start")
-        time.sleep(0.05)
+    read_end, write_end = os.pipe()
+    process = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1280x800x24",
+                                "-nolisten", "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               pass_fds=(write_end,))
+    os.close(write_end)
+    with os.fdopen(read_end) as told:
+        number = told.readline().strip()  # written once the server accepts connections
+    if not number.isdigit() or process.poll() is not None:
+        pytest.fail("Xvfb did not start")
     yield f":{number}"
     process.terminate()
     process.wait(timeout=10)

@@ -12,7 +12,8 @@ widget and its text. The checks, each usable alone:
 - `off_screen`: a text or button not wholly inside the screen (the root's box, or `bounds`).
 
 `box(widget)` gives a widget's box in window coordinates, to check that a heading stays put
-while the sentences under it change.
+while the sentences under it change. `shown_texts(root)` lists every text a person reads, and
+`english(texts)` the ones that read as English (for a German or Bulgarian screen).
 """
 
 from __future__ import annotations
@@ -31,6 +32,11 @@ SMALLEST_BUTTON = 40  # px, either way: under it a finger misses
 SLACK = 1.0  # px a text may round over its box
 MARKUP = re.compile(r"\[/?[a-z]+(=[^\]]*)?\]")
 Box = tuple[float, float, float, float]  # x, y, width, height in window coordinates
+# Words that mark a sentence as English; none of them is a German or Bulgarian word.
+ENGLISH = re.compile(r"\b(the|your|you|is|not|of|to|and|with|move|moves|piece|pieces|board|referee|"
+                     r"replay|turn|draw|takeback|setup|set-up|resign|lost|won|wins|back|put|take|"
+                     r"offer|offers|waiting|ready|send|square|rule|game|play)\b",
+                     re.IGNORECASE)
 
 
 def shown(widget: Widget) -> bool:
@@ -158,15 +164,41 @@ def spills(root: Widget, where: str = "") -> list[str]:
     return found
 
 
+def _inside_of(widget: Widget, ancestor: Widget) -> bool:
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:
+        if parent is ancestor:
+            return True
+        parent = parent.parent
+    return False
+
+
+def visible_box(widget: Widget, root: Widget) -> Box | None:
+    """The part of the widget's box a ScrollView holding it lets through (None: scrolled away)."""
+    x, y, width, height = box(widget)
+    parent = widget.parent
+    while parent is not None and parent is not root and parent is not parent.parent:
+        if isinstance(parent, ScrollView):
+            px, py, pwidth, pheight = box(parent)
+            left, bottom = max(x, px), max(y, py)
+            right, top = min(x + width, px + pwidth), min(y + height, py + pheight)
+            if right - left <= SLACK or top - bottom <= SLACK:
+                return None
+            x, y, width, height = left, bottom, right - left, top - bottom
+        parent = parent.parent
+    return (x, y, width, height)
+
+
 def overlaps(root: Widget, where: str = "") -> list[str]:
-    """Every pair of shown texts whose boxes cross (one printed over the other)."""
-    texts = list(_texts(root))
-    boxes = [box(widget) for widget in texts]
+    """Every pair of shown texts whose visible boxes cross (one printed over the other)."""
+    seen = [(widget, visible_box(widget, root)) for widget in _texts(root)]
+    texts = [widget for widget, visible in seen if visible is not None]
+    boxes = [visible for _, visible in seen if visible is not None]
     found = []
     for index, first in enumerate(texts):
         for other in range(index + 1, len(texts)):
             second = texts[other]
-            if first in second.walk_reverse() or second in first.walk_reverse():
+            if _inside_of(first, second) or _inside_of(second, first):
                 continue  # a text inside another's widget (a badge on a button) is drawn there on purpose
             if _crossing(boxes[index], boxes[other]) > SLACK:
                 found.append(f"{_name(where, first)} overlaps {_name('', second)}")
@@ -200,3 +232,17 @@ def layout_problems(root: Widget, where: str = "", bounds: Box | None = None) ->
     """Everything above, for one screen as it is drawn now."""
     return (overflows(root, where) + spills(root, where) + overlaps(root, where)
             + small_buttons(root, where) + off_screen(root, where, bounds))
+
+
+def shown_texts(root: Widget) -> list[str]:
+    """Every text a person reads on the root now (labels, buttons, hints), markup taken out."""
+    return [MARKUP.sub("", widget.text if isinstance(widget, Label) else widget.text or widget.hint_text)
+            for widget in root.walk(restrict=True)
+            if isinstance(widget, (Label, TextInput)) and shown(widget)
+            and (widget.text or getattr(widget, "hint_text", ""))]
+
+
+def english(texts_by_screen: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """(screen, text) for each shown text that reads as English (a folder's path is no sentence)."""
+    return [(screen, text) for screen, texts in texts_by_screen.items() for text in texts
+            if ENGLISH.search(text) and not text.startswith("/")]

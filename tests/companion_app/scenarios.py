@@ -9,7 +9,7 @@ import random
 
 from companion_app.demo.local_table import LocalLink, LocalTable
 from companion_app.ui.app_root import TabletRoot
-from engine import Color, Game, Move, Square
+from engine import Color, Game, Move, Square, random_setup
 
 
 def _tablets(table: LocalTable, *seats):
@@ -103,7 +103,10 @@ def _start_game(d, table: LocalTable, *roots, seed: int = 7):
     for root in roots:
         if root.state.seat:
             screen = root.screen_by_name["setup"]
-            screen.draft.randomize(rng)
+            # Uniformly random legal setups: the scripted games of these scenarios were chosen on them
+            # (the Random button's human-like armies would give other games).
+            variant, color = screen.draft.variant, Color(screen.draft.color)
+            screen.draft.placed = {sq.name: kind for sq, kind in random_setup(variant, color, rng).items()}
             screen.submit()
     yield 0.2
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from companion_app.ui.app_root import TabletRoot
-from engine import Color
+from engine import Color, random_setup
 from tests.companion_app.scenarios import _privacy_violations, _until
 
 
@@ -17,13 +17,14 @@ def _stale_red_credentials(board: str) -> None:
 
     from companion_app.model.setup_model import app_home
     from firmware_bridge.protocol import crypto
+    from firmware_bridge.protocol.signing import PublicSigner
 
     path = app_home() / f"seat-{board}-red.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({
         "client_id": "seat-oldtablet", "key": crypto.key_to_text(PrivateKey.generate()),
         "seat": "red", "referee_key": crypto.key_to_text(PrivateKey.generate().public_key),
-        "counter": 5, "board": board}))
+        "sign_key": PublicSigner.generate().verify_key, "counter": 5, "board": board}))
 
 
 def network_game(d):
@@ -45,19 +46,21 @@ def network_game(d):
     d.show(red, window, blue)
     yield 0.2
     board = window.board
-    # Pairing: each tablet names a square; a piece put there on the board grants the seat.
+    # Pairing: each tablet names two squares; pieces put there on the board grant the seat.
     for root, seat in ((red, "red"), (blue, "blue")):
         root.connect(system.url, seat)
-        yield from _until(lambda r=root: bool((r.state.pairing or {}).get("square")),
+        yield from _until(lambda r=root: bool((r.state.pairing or {}).get("squares")),
                           what=lambda r=root: f"pairing ({r.state.pairing}, board {system.referee.occupancy})")
-        square = root.state.pairing["square"]
-        d.report[f"{seat}_pairing_square"] = square
+        squares = root.state.pairing["squares"]
+        d.report[f"{seat}_pairing_square"] = squares
         yield 0.2
         if seat == "red":
             d.shot("pairing-red", red)
-        d.tap(board, *board.square_center(square))
+        for square in squares:
+            d.tap(board, *board.square_center(square))
         yield from _until(lambda r=root: r.screens.current == "setup", what=f"{seat} seat")
-        d.drag(board, board.square_center(square), (board.right + 30, board.center_y))
+        for square in squares:
+            d.drag(board, board.square_center(square), (board.right + 30, board.center_y))
         yield 0.2
     # Setups: the Random button, then the send button, on each tablet.
     setup_rng = random.Random(12)
@@ -67,11 +70,14 @@ def network_game(d):
         yield 0.1
         d.report.setdefault("random_filled", []).append(len(screen.draft.placed))
         # The same random setups every run, so the scripted game is the same every run.
-        screen.draft.randomize(setup_rng)
+        variant, color = screen.draft.variant, Color(screen.draft.color)  # the uniform random setups
+        screen.draft.placed = {sq.name: kind for sq, kind in random_setup(variant, color, setup_rng).items()}
         screen.refresh(root.state)
         d.tap(screen.submit_button, *screen.submit_button.center)
     yield from _until(lambda: red.screens.current == "placing" and blue.screens.current == "placing",
-                      what="the placement guide")
+                      what=lambda: f"the placement guide (screens {red.screens.current}, {blue.screens.current}; "
+                                   f"{red.screen_by_name['setup'].status.text!r}, "
+                                   f"{blue.screen_by_name['setup'].status.text!r})")
     yield 0.3
     placing = red.screen_by_name["placing"]
     d.report["placing_before"] = placing.progress.text

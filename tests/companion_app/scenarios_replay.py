@@ -33,12 +33,20 @@ def replay_on_board(d):
     yield 0.2
     board = window.board
     red.connect(system.url, "red")
-    yield from _until(lambda: bool((red.state.pairing or {}).get("square")), what="pairing")
-    square = red.state.pairing["square"]
-    d.tap(board, *board.square_center(square))
+    yield from _until(lambda: bool((red.state.pairing or {}).get("squares")), what="pairing")
+    squares = red.state.pairing["squares"]  # the two squares the tablet chose: tokens there pair it
+    for square in squares:
+        d.tap(board, *board.square_center(square))
     yield from _until(lambda: red.screens.current == "setup", what="the red seat")
-    d.drag(board, board.square_center(square), (board.right + 30, board.center_y))
+    for square in squares:
+        d.drag(board, board.square_center(square), (board.right + 30, board.center_y))
     display.connect(system.url, None)
+    # The display pairs by the code the console (here the board window) shows.
+    yield from _until(lambda: any(r.seat == "display" and r.code for r in system.referee.desk.pending.values()),
+                      what="the display's pairing request")
+    code = next(r.code for r in system.referee.desk.pending.values() if r.seat == "display" and r.code)
+    display.command("pair", {"code": code})
+    yield from _until(lambda: not system.referee.desk.pending, what="the display paired")
     yield 0.3
 
     # The top bar's Replay button opens the panel; the file is typed in its path field.

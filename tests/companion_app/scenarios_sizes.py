@@ -8,14 +8,20 @@ the replay panel, the referee display and the demo's board window.
 from __future__ import annotations
 
 import random
+from dataclasses import astuple
 
 from companion_app.demo.local_table import LocalTable
-from tests.companion_app.layout_checks import box, layout_problems
+from companion_app.demo.placement import stratego_places
+from engine import Square
+from tests.companion_app.layout_checks import box, layout_problems, shown_texts
 from tests.companion_app.scenarios import _play_until_battle, _start_game, _tablets, _until
 
 # 7-inch, 10-inch, 10-inch upright, a large iPad, and the demo's own windows.
+LAPTOP = (1366, 768)  # the demo's windows on the smallest screen it plans for (demo/placement.py)
 SIZES = {"1024x600": (1024, 600), "1280x800": (1280, 800), "800x1280": (800, 1280),
-         "2048x1536": (2048, 1536), "demo": (760, 400), "demo-upright": (480, 720)}
+         "2048x1536": (2048, 1536),
+         "demo": astuple(stratego_places(LAPTOP, ["red", "blue"])["red"])[2:],  # two tablets stacked
+         "demo-upright": astuple(stratego_places(LAPTOP, ["red"])["red"])[2:]}  # one, and the display
 SHOTS = ("1024x600", "800x1280")  # the sizes docs/app.md shows
 
 
@@ -57,6 +63,7 @@ def _look(d, root, screen_name: str, state: str, sizes, language: str = "en", sh
         where = f"{size_name} {language} {screen_name}/{state}:"
         d.report["problems"] += layout_problems(root, where)
         d.report["looked"].append(f"{size_name} {screen_name}/{state}")
+        d.report["texts"].setdefault(f"{screen_name}/{state}", sorted(set(shown_texts(root))))
         heading = getattr(root.screen_by_name[screen_name], "turn_label", None)
         if heading is not None:
             d.report["headings"].setdefault(f"{size_name} {language}", {})[state] = box(heading)
@@ -65,14 +72,22 @@ def _look(d, root, screen_name: str, state: str, sizes, language: str = "en", sh
 
 
 def screen_sizes(d):
-    """Every screen, each size, in English and German (the longest words)."""
-    d.report.update(problems=[], looked=[], headings={})
-    sizes = list(SIZES)
-    languages = d.args or ["en"]
+    """Every screen in one language (the first argument), at each size or those named after it."""
+    d.report.update(problems=[], looked=[], headings={}, texts={})
+    languages = d.args[:1] or ["en"]
+    sizes = d.args[1:] or list(SIZES)
     # The first screen: no board chosen yet.
     newcomer = _tablets(LocalTable("classic"), "red")[0]
     for language in languages:
         yield from _look(d, newcomer, "connect", "start", sizes, language)
+    # Pairing: the referee names a square, or the code the display shows is typed.
+    pairing_table = LocalTable("classic")
+    (pairing,) = _tablets(pairing_table, "red")
+    pairing.connect("local", "red")
+    yield 0.2
+    pairing.state.phase, pairing.state.pairing = "pairing", {"square": "e4", "message": ""}
+    for language in languages:
+        yield from _look(d, pairing, "pairing", "square", sizes, language)
     # Set-up, with the tray full and with an army ready.
     table = LocalTable("classic")
     (arranging,) = _tablets(table, "red")
@@ -110,6 +125,8 @@ def screen_sizes(d):
     red.state.notebook_open = False
     blue.command("draw_offer")
     red.command("move", {"move": "a1-a9"})  # refused: shown in red under the offer
+    table.play(next(f"{sq.name}-{sq.name[0]}{int(sq.name[1:]) + 1}" for sq, piece in table.game.pieces()
+                    if piece.color.value == "red" and piece.kind == "bomb"))  # refused on the board
     yield 0.2
     for language in languages:
         yield from _look(d, red, "game", "offer", sizes, language)
@@ -122,3 +139,46 @@ def screen_sizes(d):
     red.toggle_replay()
     for language in languages:
         yield from _look(d, red, "replay", "open", sizes, language)
+
+
+def board_window_sizes(d):
+    """The demo's board window on a laptop (1366x768) and a large screen (1920x1080): its texts
+    fit, and the board stays put while the status under it changes length."""
+    from companion_app.demo.board_window import BoardWindow
+    from companion_app.demo.placement import stratego_places
+    from companion_app.demo.system import DemoSystem
+    from firmware_bridge.protocol.public_client import DisplayClient
+
+    system = DemoSystem()
+    system.start()
+    d.on_finish = system.stop
+    window = BoardWindow(system)
+    d.report.update(problems=[], boards={}, statuses={})
+    for screen in ((1366, 768), (1920, 1080)):
+        place = stratego_places(screen, ["red", "blue"])["board"]
+        name = f"{screen[0]}x{screen[1]}"
+        for state in ("empty", "pairing", "fix"):
+            if state == "pairing" and "code" not in d.report:  # a display asks: its code shows here
+                asking = DisplayClient(system.broker.url, system.board_name)
+                assert asking.start()
+                d.on_finish = lambda a=asking: (a.stop(), system.stop())
+                asking.pair()
+                yield from _until(lambda: any(r.code for r in system.referee.desk.pending.values()),
+                                  what="the display's pairing request")
+                d.report["code"] = next(r.code for r in system.referee.desk.pending.values() if r.code)
+            if state == "fix":  # tokens where the game has none: the window says to take them off
+                for square in ("a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1", "j1"):
+                    if Square.parse(square) not in system.board.occupied():
+                        system.board.place(Square.parse(square))
+                yield from _until(lambda: bool((system.referee.board_check() or {}).get("clear")),
+                                  what="the referee to see the tokens")
+            window.refresh()
+            d.show(window, size=(place.width, place.height))
+            yield from _until(lambda p=place: tuple(window.size) == (p.width, p.height), what="board window")
+            yield from _steady(window)
+            d.report["problems"] += layout_problems(window, f"{name} board/{state}:")
+            d.report["boards"].setdefault(name, []).append(list(box(window.board)))
+            d.report["statuses"].setdefault(name, []).append(window.status.text)
+            if name == "1366x768":
+                d.shot(f"board-window-{state}-{name}", window)
+    window.stop()

@@ -8,7 +8,7 @@ test_app_triumph_sizes.py."""
 from __future__ import annotations
 
 from engine.triumph.standard import standard_setup
-from tests.companion_app.layout_checks import layout_problems
+from tests.companion_app.layout_checks import layout_problems, shown_texts
 from tests.companion_app.scenarios import _until
 from tests.companion_app.scenarios_sizes import SIZES, _look, _steady
 from tests.companion_app.scenarios_triumph import _tablet
@@ -27,7 +27,7 @@ def _both(language: str):
 
 def triumph_screen_sizes(d):
     """Each NT screen at each size (in the language the test names: English by default)."""
-    d.report.update(problems=[], looked=[], headings={})
+    d.report.update(problems=[], looked=[], headings={}, texts={})
     sizes = list(SIZES)
     language = d.args[0] if d.args else "en"
 
@@ -102,5 +102,6 @@ def _look_display(d, root, sizes, language: str):
         yield from _steady(root)
         d.report["problems"] += layout_problems(root, f"{size_name} {language} display/attack:")
         d.report["looked"].append(f"{size_name} display/attack")
+        d.report["texts"].setdefault("display/attack", sorted(set(shown_texts(root))))
         if size_name in NT_SHOTS:
             d.shot(f"display-attack-{size_name}-{language}", root)

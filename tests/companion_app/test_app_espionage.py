@@ -87,7 +87,7 @@ def test_espionage_volcanoes_two_move_turns_recognised_pieces_and_passes(run_sce
     assert report["pass_turn_label"] == "Your turn · move 1 of 2"
     assert report["pass_display"] == "Blue cannot move and passes."
     # In the other languages too.
-    assert "Сини не може да играе и пропуска." in report["pass_red_bg"]
+    assert "Сини не могат да играят и пропускат." in report["pass_red_bg"]  # the side is plural
     assert report["turn_bg"] == "Ваш ход · ход 1 от 2"
     assert report["turn_de"] == "Du bist am Zug · Zug 1 von 2"
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from companion_app.i18n.catalog import Translator
 from companion_app.i18n.texts import result_text
 from companion_app.model.replay import Replay
-from companion_app.model.setup_model import SetupDraft, SetupStore
+from companion_app.model.setup_model import SetupDraft, SetupStore, flag_is_sheltered
 from companion_app.model.table import TableState
 from companion_app.net.contract_adapter import ContractTranslator
 from engine import Color, Game, Square, get_variant
@@ -119,8 +121,8 @@ def test_replay_refuses_to_invent_a_record_after_missed_views():
 def test_adapter_maps_contract_phases_to_screens():
     got = []
     adapter = ContractTranslator(lambda kind, payload: got.append((kind, payload)), "red")
-    adapter.pairing({"status": "challenge", "method": "square", "square": "e4", "seat": "red"})
-    assert got[-1] == ("pairing", {"square": "e4", "method": "square"})
+    adapter.pairing({"status": "challenge", "method": "squares", "squares": ["e4", "g5"], "seat": "red"})
+    assert got[-1] == ("pairing", {"squares": ["e4", "g5"], "method": "squares", "fingerprint": None})
     adapter.pairing({"status": "granted", "seat": "red"})
     assert got[-1] == ("phase", {"phase": "setup", "seat": "red"})
     adapter.seat_state({"phase": "setup", "view": None, "setup": {"a1": "flag"}, "seq": 1})
@@ -223,4 +225,23 @@ def test_a_tablet_replaced_on_its_seat_is_told_so_on_the_pairing_screen():
     state = TableState()
     adapter = ContractTranslator(state.apply, "red")
     adapter.pairing({"v": 1, "status": "lost", "seat": "red", "message": "another tablet holds the red seat"})
-    assert state.phase == "pairing" and state.pairing == {"lost": True}
+    assert state.phase == "pairing" and state.pairing == {"lost": True, "seat": "red", "reason": ""}
+
+
+@pytest.mark.parametrize("variant", ["classic", "barrage", "compact", "strategy8"])
+def test_random_gives_a_sensible_army_flag_at_the_back_and_guarded(variant):
+    rng = random.Random(20)
+    for color in ("red", "blue"):
+        for _ in range(60):
+            draft = SetupDraft(variant, color)
+            draft.randomize(rng)
+            assert draft.problems(Translator("en")) == []
+            assert flag_is_sheltered(variant, color, draft.placed), draft.placed
+
+
+def test_a_flag_alone_in_the_front_row_is_not_sheltered():
+    setup = {"a4": "flag", "b1": "bomb"}
+    assert not flag_is_sheltered("classic", "red", setup)
+    assert not flag_is_sheltered("classic", "red", {"e1": "flag", "a1": "bomb"})  # at the back, unguarded
+    assert flag_is_sheltered("classic", "red", {"e1": "flag", "e2": "bomb"})
+    assert flag_is_sheltered("classic", "blue", {"e10": "flag", "f10": "bomb"})

@@ -1,9 +1,11 @@
-"""Every Stratego-family screen fits every tablet a family owns, and the demo's own windows.
+"""Every Stratego-family screen fits every tablet a family owns, and the demo's own windows; every
+word on it is in the tablet's language.
 
 The real app against the in-process referee, at 1024x600, 1280x800, 800x1280, 2048x1536 and the
 demo's windows: no text overflows its box or spills out of its layout into another, no two texts
 overlap, no button is under 40 px or off the screen, and the heading over the game's messages
-stays where it is whatever the messages say (a battle, the notebook, an offer).
+stays where it is whatever the messages say (a battle, the notebook, an offer). In German and
+Bulgarian no English sentence shows (a refusal, a button, the top bar).
 """
 
 from __future__ import annotations
@@ -11,21 +13,26 @@ from __future__ import annotations
 import pytest
 
 from tests.companion_app.conftest import scenario_runner
+from tests.companion_app.layout_checks import english
+
+RUNS = {"en": [], "de": [], "bg": ["1024x600", "800x1280"]}  # Bulgarian: the sizes docs/app.md shows
 
 
-@pytest.fixture(scope="module", params=["en", "de"])
+@pytest.fixture(scope="module", params=list(RUNS))
 def sizes_report(request, xvfb, tmp_path_factory):
     report, _ = scenario_runner(xvfb, tmp_path_factory.mktemp(f"sizes-{request.param}"))(
-        "screen_sizes", request.param, timeout=400)
+        "screen_sizes", request.param, *RUNS[request.param], timeout=400)
+    report["language"] = request.param
     return report
 
 
 def test_every_screen_at_every_size_shows_each_text_whole_and_each_button_on_screen(sizes_report):
     screens = {entry.split(" ", 1)[1] for entry in sizes_report["looked"]}
-    assert screens >= {"connect/start", "setup/empty", "setup/ready", "game/start", "game/battle",
-                       "game/notebook", "game/offer", "display/battle", "over/resigned",
+    assert screens >= {"connect/start", "pairing/square", "setup/empty", "setup/ready", "game/start",
+                       "game/battle", "game/notebook", "game/offer", "display/battle", "over/resigned",
                        "display/over", "replay/open"}
-    assert len(sizes_report["looked"]) == len(screens) * 6  # each at the six sizes
+    sizes = len(RUNS[sizes_report["language"]]) or 6
+    assert len(sizes_report["looked"]) == len(screens) * sizes
     assert sizes_report["problems"] == []
 
 
@@ -33,3 +40,19 @@ def test_the_heading_stays_put_whatever_the_messages_under_it_say(sizes_report):
     for size, states in sizes_report["headings"].items():
         assert len(states) >= 5, size
         assert len({tuple(place) for place in states.values()}) == 1, (size, states)
+
+
+def test_no_english_shows_on_a_german_or_bulgarian_screen(sizes_report):
+    if sizes_report["language"] == "en":
+        assert any("The referee refused" in text for text in sizes_report["texts"]["game/offer"])
+        return
+    assert english(sizes_report["texts"]) == []
+
+
+def test_the_demos_board_window_fits_and_its_board_never_jumps(xvfb, tmp_path):
+    report, _ = scenario_runner(xvfb, tmp_path)("board_window_sizes", timeout=200)
+    assert report["problems"] == []
+    for screen, places in report["boards"].items():
+        assert len({tuple(place) for place in places}) == 1, (screen, places)
+        statuses = report["statuses"][screen]
+        assert f"type the code [b]{report['code']}[/b]" in statuses[1] and "Drag off the board the tokens on" in statuses[2]

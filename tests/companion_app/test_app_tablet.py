@@ -86,7 +86,7 @@ def test_two_squares_warning_comes_before_the_refusal_and_resign_needs_two_taps(
     assert "Two-squares rule" not in messages[0]
     assert any("Two-squares rule: the piece on b3 may not go back to b2 now." in m for m in messages[4:])
     assert report["refused"]["code"] == "illegal"
-    assert "Two-squares rule: this piece may not move back and forth" in report["refusal_text"]
+    assert "Two-squares rule: this piece may not move between the same two squares more than 3 times" in report["refusal_text"]
     assert report["after_one_tap"] == ["game", "Really resign?"]
     assert report["after_two_taps"] == "over"
     assert report["red_result"] == "You won!\nReason: a player resigned"
@@ -140,6 +140,6 @@ def test_without_sensors_players_move_on_the_tablet_by_drag_or_two_taps(run_scen
     assert report["blue_selected"] == "h9"
     assert report["after_blue_taps"] == ["b2-b5", "h9-h7"]
     assert report["after_out_of_turn"] == 2
-    assert "That move is not allowed." in report["refusal"]
+    assert "The referee refused your move.\nThe Flag on a1 cannot move." in report["refusal"]
     assert report["after_refusal"] == 2
     assert "Moves are made on the board itself." in report["board_input_notice"]

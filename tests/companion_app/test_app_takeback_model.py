@@ -60,7 +60,7 @@ def test_a_takeback_refused_for_want_of_a_move_is_a_notice_not_a_refused_move():
     state, adapter = _fed()
     adapter.reply({"ok": False, "code": "illegal", "message": "there is no move to take back"})
     assert state.refusal is None
-    assert state.notice == "there is no move to take back"
+    assert state.notice == "There is no move to take back."  # a catalogue message, shown translated
 
 
 def test_the_steps_back_after_a_won_attack_name_both_pieces_squares():

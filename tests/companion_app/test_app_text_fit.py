@@ -21,7 +21,7 @@ def test_every_text_fits_its_widget_in_each_language_and_orientation(text_fits):
     assert report["overflows"] == []
     # Upright, the referee display still leaves the board room (empty texts take none).
     assert min(report["display_portrait_cells"]) >= 18  # under 5 when empty texts held room
-    assert report["red_buttons_bg"] == ["Предложи реми", "Върни хода?"]  # not shortened: shrunk to fit
+    assert report["red_buttons_bg"] == ["Предложете реми", "Връщане на хода?"]  # not shortened: shrunk to fit
 
 
 def test_tablet_shows_its_key_and_the_display_each_seats_key_to_compare(text_fits):

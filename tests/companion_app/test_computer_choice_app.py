@@ -55,3 +55,18 @@ def test_the_setup_and_end_screens_send_new_game_with_the_computer():
     for screen in (SetupScreen, OverScreen):
         assert sent(screen, tablet_state("red", None)) == [("new_game", {"computer": "blue"})]
         assert sent(screen, tablet_state("red", "blue")) == [("new_game", {"computer": "off"})]
+
+
+def test_a_seat_another_tablet_holds_goes_to_the_computer_only_on_a_second_tap():
+    from companion_app.ui.screen_setup import SetupScreen
+
+    state = tablet_state("red", None)
+    state.apply("connection", {"blue": "online"})  # Blue's tablet is at the table
+    commands: list[tuple[str, dict]] = []
+    screen = SimpleNamespace(root_app=SimpleNamespace(state=state, command=lambda *sent: commands.append(sent)),
+                             _computer_armed=False, _said=[])
+    screen._say = lambda message, **values: screen._said.append((message, values))
+    SetupScreen.choose_opponent(screen)
+    assert commands == [] and screen._said[0][1] == {"side": "blue"}  # it asks first
+    SetupScreen.choose_opponent(screen)
+    assert commands == [("new_game", {"computer": "blue"})]

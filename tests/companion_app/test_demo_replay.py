@@ -48,3 +48,12 @@ def test_with_a_display_the_windows_open_with_the_replay_loaded(xvfb, tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr[-3000:]
     assert "broker and referee at mqtt://127.0.0.1:" in result.stdout
     assert f"arbiter demo: replaying {RAID}: put both setups on the board" in result.stdout
+
+
+def test_a_headless_replay_plays_the_whole_file_unless_told_otherwise(tmp_path):
+    from firmware_bridge.referee.replay_mode import read_game
+
+    moves = len(read_game(RAID.read_text("utf-8")).record.moves)
+    result = demo("--replay", str(RAID), "--headless", env=headless_env(tmp_path), timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert f"Replayed {moves} moves on the simulated board" in result.stdout

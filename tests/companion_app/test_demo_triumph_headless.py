@@ -44,7 +44,7 @@ def test_the_windowed_triumph_demo_opens_its_windows_and_closes_them(xvfb, tmp_p
                              "--display", "--quit-after", "8"],
                             cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr[-3000:]
-    assert "Napoleon's Triumph at mqtt://127.0.0.1:" in result.stdout
-    url = result.stdout.split("Triumph at ")[1].split(";")[0]
+    assert "Napoleon's Triumph runs on this computer (broker and referee at mqtt://127.0.0.1:" in result.stdout
+    url = result.stdout.split("referee at ")[1].split(")")[0]
     ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
     assert url not in ps  # the tablets and the display went with the codes window

@@ -1,7 +1,7 @@
 """The referee display shows the referee's signing-key fingerprint beside the seats' keys.
 
-A display trusts the first signed ``info`` it sees; the family compares the number it shows with
-the one the referee's console logs at start, so a stranger's key pinned first is seen at once.
+A display pairs by the code the referee's console shows (SPAKE2, as a tablet): the key it pins
+comes from that exchange, never from ``info``; the number it shows equals the console's.
 """
 
 from __future__ import annotations
@@ -20,10 +20,17 @@ def test_the_display_link_delivers_the_fingerprint_of_the_referee_key_it_pinned(
     monkeypatch.setattr(network.DisplayLink, "_start_polling", lambda self: None)
     referee = Referee(RefereeSettings("b1", tmp_path / "journal.db", embedded.url))
     assert referee.start()
+    monkeypatch.setattr(network, "app_home", lambda: tmp_path / "app")
+    codes: dict[str, str] = {}
+    referee.on_pairing_code = lambda seat, code: codes.__setitem__(seat, code)
     link = network.DisplayLink(f"{embedded.url}/b1")
     try:
         link.open(lambda kind, payload: delivered.append((kind, payload)))
+        assert wait_until(lambda: "display" in codes), "the console showed no code for the display"
+        assert not any(kind == "info" for kind, _ in delivered), "the display trusted info before pairing"
+        link.send("pair", {"code": codes["display"]})
         assert link.client.wait(lambda c: c.info is not None)
+        assert wait_until(lambda: ("phase", {"phase": "game"}) in delivered), "the display did not show the game"
         link._check_connection(0.5)  # what the UI's poll does every half second
         assert wait_until(lambda: any(kind == "referee_fingerprint" for kind, _ in delivered))
         shown = dict(delivered)["referee_fingerprint"]["fingerprint"]

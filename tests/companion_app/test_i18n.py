@@ -18,12 +18,23 @@ APP = Path(__file__).resolve().parents[2] / "companion_app"
 CALL = re.compile(r"""\b(?:tr|N_)\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)\)""")
 
 
+PLURAL = re.compile(r"""\bngettext\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+),\s*((?:"(?:[^"\\]|\\.)*"\s*)+),""")
+
+
+def _literal(text: str) -> str:
+    return "".join(eval(part) for part in re.findall(r'"(?:[^"\\]|\\.)*"', text))
+
+
 def messages_in_code() -> set[str]:
-    """Every literal passed to tr(...) or N_(...) in the app's sources."""
+    """Every literal passed to tr(...) or N_(...) in the app's sources, and each ngettext pair
+    keyed as the catalogue keys it ("singular\\0plural")."""
     found = set()
     for path in APP.rglob("*.py"):
-        for match in CALL.finditer(path.read_text(encoding="utf-8")):
-            found.add("".join(eval(part) for part in re.findall(r'"(?:[^"\\]|\\.)*"', match.group(1))))
+        source = path.read_text(encoding="utf-8")
+        for match in CALL.finditer(source):
+            found.add(_literal(match.group(1)))
+        for match in PLURAL.finditer(source):
+            found.add(_literal(match.group(1)) + "\0" + _literal(match.group(2)))
     return found
 
 

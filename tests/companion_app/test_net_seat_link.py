@@ -23,17 +23,21 @@ def test_the_seat_client_inside_the_app_still_hears_the_referee_come_and_go(mosq
     topic = topics.presence("referee")
     signer = PublicSigner.generate()  # the referee signs what it publishes
 
-    def presence(online: bool) -> bytes:
-        return signer.sign(topic, contract.encode(
-            "presence", {"v": 1, "client": "referee", "role": "referee", "online": online}))
+    stamps = iter(range(1, 100))
+
+    def presence(online: bool) -> bytes:  # stamped, as the referee's (protocol/freshness.py)
+        return signer.sign(topic, contract.encode("presence", {
+            "v": 1, "client": "referee", "role": "referee", "online": online, "board": "b1", "run": 1,
+            "n": next(stamps)}))
 
     try:
         link.open(lambda kind, payload: None)
         assert link.client.link.connected.wait(10)
+        link.client.pin_key(signer.verify_key)  # as its pairing grant would
         assert referee.start(wait=10)
         referee.publish(topics.info, signer.sign(topics.info, contract.encode("info", {
             "v": 1, "board": "b1", "referee_key": "k" * 44, "variant": "classic",
-            "sign_key": signer.verify_key})), retain=True)
+            "sign_key": signer.verify_key, "run": 1, "n": 0})), retain=True)
         referee.publish(topic, presence(True), retain=True)
         assert link.client.wait(lambda c: c.referee_online), "the seat client never heard the referee"
         assert link.referee_online

@@ -33,16 +33,20 @@ class Table:
         self.referee.stop()
 
 
-def pair_by_code(referee: Referee, client: SeatClient, seat: str, timeout: float = 10.0) -> None:
-    """Pair a tablet the no-board way: the code the referee shows is typed on the tablet."""
+def pair_by_code(referee: Referee, client: SeatClient | DisplayClient, seat: str = "display",
+                 timeout: float = 10.0) -> None:
+    """Pair a tablet (or a display) the no-board way: the code the referee's console shows is typed."""
     codes: dict[str, str] = {}
     referee.on_pairing_code = lambda s, code: codes.__setitem__(s, code)
-    assert client.wait(lambda c: c.referee_key is not None, timeout), "no referee info received"
-    client.pair(seat)
+    assert client.link.connected.wait(timeout), "not connected to the broker"
+    if isinstance(client, DisplayClient):
+        client.pair()
+    else:
+        client.pair(seat)
     assert client.wait(lambda c: c.last_pairing is not None and c.last_pairing["status"] == "challenge", timeout)
     assert client.last_pairing["method"] == "code"
     client.send_code(codes[seat])
-    assert client.wait(lambda c: c.paired, timeout), f"{seat} was not granted"
+    assert client.wait(lambda c: c.paired, timeout), f"{seat} was not granted: {client.last_pairing}"
     referee.on_pairing_code = None
 
 
@@ -58,6 +62,7 @@ def start_table(url: str, journal_path, board: str = "b1", variant: str = "barra
         assert client.start()
     pair_by_code(referee, red, "red")
     pair_by_code(referee, blue, "blue")
+    pair_by_code(referee, display)
     return Table(referee, red, blue, display)
 
 
@@ -88,3 +93,25 @@ def wait_until(predicate, timeout: float = 10.0) -> bool:
             return True
         time.sleep(0.005)
     return bool(predicate())
+
+
+def journal_sign_key(journal_path, timeout: float = 20.0) -> str:
+    """The referee's signing key as its journal keeps it (for a display of a referee in another
+    process: what a family would pair by code, a test reads off the journal)."""
+    import sqlite3
+    import time
+
+    from firmware_bridge.protocol.signing import PublicSigner
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with sqlite3.connect(f"file:{journal_path}?mode=ro", uri=True) as db:
+                row = db.execute("SELECT value FROM meta WHERE name = 'referee_signing_key'").fetchone()
+            if row:
+                return PublicSigner.from_text(row[0]).verify_key
+        except sqlite3.Error:
+            pass
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no signing key in {journal_path}")
+        time.sleep(0.05)

@@ -9,7 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
-CODE = re.compile(r"pairing code for the (red|blue) seat: (\d+)")
+CODE = re.compile(r"pairing code for the (red|blue|display) seat: (\d+)")
 
 
 def write_config(path: Path, board: str, broker_url: str, journal: Path, variant: str = "barrage",
@@ -64,6 +64,19 @@ class RefereeProcess:
             match = CODE.search(line)
             if match:
                 self.codes[match.group(1)] = match.group(2)
+
+    def pair_display(self, display, timeout: float = 20.0) -> None:
+        """Pair a display by the code this referee logs for it (what its console shows)."""
+        import time
+
+        assert display.link.connected.wait(timeout)
+        display.pair()
+        deadline = time.monotonic() + timeout
+        while "display" not in self.codes:
+            assert time.monotonic() < deadline, "no pairing code for the display was logged"
+            time.sleep(0.02)
+        display.send_code(self.codes.pop("display"))
+        assert display.wait(lambda c: c.paired, timeout), display.last_pairing
 
     def alive(self) -> bool:
         """True while the process runs."""

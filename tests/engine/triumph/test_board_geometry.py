@@ -12,23 +12,19 @@ import math
 
 import pytest
 
-from engine.triumph.board_geometry import BoardGeometry, Point, load_board_geometry, raw_geometry
+from engine.triumph.board_geometry import (
+    BoardGeometry,
+    Point,
+    inside,
+    load_board_geometry,
+    raw_geometry,
+)
 from engine.triumph.mapdata import load_austerlitz
 
 MAP = load_austerlitz()
 GEOMETRY = load_board_geometry()
 # bars are fitted to the printed bars and outlines traced on a 2-unit grid, then simplified
 ON_EDGE = 5.0
-
-
-def inside(point: Point, outline: tuple[Point, ...]) -> bool:
-    """Even-odd rule: is the point inside the polygon?"""
-    x, y = point
-    result = False
-    for (x1, y1), (x2, y2) in zip(outline, outline[-1:] + outline[:-1], strict=True):
-        if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
-            result = not result
-    return result
 
 
 def distance_to_edge(point: Point, outline: tuple[Point, ...]) -> float:

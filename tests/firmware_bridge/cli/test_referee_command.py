@@ -13,7 +13,7 @@ from firmware_bridge.protocol.client import DisplayClient
 from firmware_bridge.protocol.discovery import Announcer, discover
 from firmware_bridge.referee.broker import free_port
 from firmware_bridge.referee.config import ConfigError, load_config
-from tests.firmware_bridge.helpers import wait_until
+from tests.firmware_bridge.helpers import journal_sign_key, wait_until
 
 ROOT = Path(__file__).parents[3]
 
@@ -82,6 +82,7 @@ def test_without_a_broker_the_referee_runs_an_embedded_one_and_stops_cleanly(tmp
     try:
         display = DisplayClient(f"mqtt://127.0.0.1:{port}", "home")
         assert wait_until(lambda: display.start(wait=1.0), 20), "the embedded broker never came up"
+        display.pin_key(journal_sign_key(tmp_path / "j.db"))
         assert display.wait(lambda c: c.state is not None and c.info is not None, 15)
         assert display.info["variant"] == "barrage" and display.state["phase"] == "setup"
         process.send_signal(signal.SIGTERM)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from firmware_bridge.protocol.client import DisplayClient
-from tests.firmware_bridge.helpers import requires_mosquitto
+from tests.firmware_bridge.helpers import journal_sign_key, requires_mosquitto
 from tests.firmware_bridge.referee_process import write_config
 
 ROOT = Path(__file__).parents[3]
@@ -28,6 +28,7 @@ def test_the_referee_publishes_the_replay_of_the_file_it_was_given(mosquitto, tm
     assert display.start()
     process = referee(config, RAID)
     try:
+        display.pin_key(journal_sign_key(tmp_path / "j.db"))
         assert display.wait(lambda c: bool(c.state and c.state.get("replay")), 20), \
             "no replay in the referee's state"
         replay = display.state["replay"]

@@ -6,6 +6,7 @@ import pytest
 
 from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.signing import (
+    PAIRING_DOMAIN,
     PublicSigner,
     RefereePin,
     SignatureError,
@@ -68,23 +69,23 @@ def info(signer: PublicSigner) -> bytes:
         {"v": 1, "board": "kitchen", "sign_key": signer.verify_key}, separators=(",", ":")).encode())
 
 
-def test_a_pin_trusts_the_first_referee_and_no_other_after():
+def test_a_pin_trusts_nothing_before_a_key_is_pinned_not_even_a_self_signed_info():
     referee, stranger = PublicSigner.generate(), PublicSigner.generate()
     pin = RefereePin()
     assert pin.open(TOPIC, referee.sign(TOPIC, state())) is None  # nothing to check it with yet
-    assert pin.open("arbiter/v1/kitchen/info", info(referee), referee.verify_key) is not None
-    assert pin.key == referee.verify_key and pin.fingerprint == referee.fingerprint
+    assert pin.open("arbiter/v1/kitchen/info", info(stranger)) is None  # no trust on first use
+    assert pin.key is None
+    pin.pin(referee.verify_key)  # from the pairing grant, sealed under the SPAKE2 key
     assert pin.open(TOPIC, referee.sign(TOPIC, state())) == state()
-    # A stranger's retained info with its own key, and its states, are dropped and counted.
-    assert pin.open("arbiter/v1/kitchen/info", info(stranger), stranger.verify_key) is None
+    # A stranger's info with its own key, and its states, are dropped and counted.
+    assert pin.open("arbiter/v1/kitchen/info", info(stranger)) is None
     assert pin.open(TOPIC, stranger.sign(TOPIC, state(seq=10**6))) is None
     assert pin.open(TOPIC, state()) is None
-    assert pin.dropped == {"before-pin": 1, "other-key": 1, "bad-signature": 1, "unsigned": 1}
+    assert pin.dropped == {"before-pin": 2, "bad-signature": 2, "unsigned": 1}
     assert pin.key == referee.verify_key
 
 
-def test_a_key_pinned_at_pairing_wins_over_a_forged_first_info():
-    referee, stranger = PublicSigner.generate(), PublicSigner.generate()
-    pin = RefereePin(pinned=referee.verify_key)
-    assert pin.open("arbiter/v1/kitchen/info", info(stranger), stranger.verify_key) is None
-    assert pin.open("arbiter/v1/kitchen/info", info(referee), referee.verify_key) is not None
+def test_a_pairing_signature_never_passes_for_the_referees():
+    asker = PublicSigner.generate(PAIRING_DOMAIN)
+    pin = RefereePin(asker.verify_key)
+    assert pin.open(TOPIC, asker.sign(TOPIC, state())) is None

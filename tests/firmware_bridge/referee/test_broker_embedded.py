@@ -31,7 +31,7 @@ def test_a_client_that_connects_late_is_consistent_at_once_from_retained_snapsho
     table = start_table(embedded.url, tmp_path / "journal.db")
     try:
         submit_setups(table)
-        late = DisplayClient(embedded.url, "b1")
+        late = DisplayClient(embedded.url, "b1", sign_key=table.referee.signer.verify_key)
         assert late.start()
         assert late.wait(lambda c: c.state is not None and c.state["phase"] == "playing", 10)
         assert late.seq == table.referee.session.seq

@@ -19,13 +19,13 @@ def test_the_contract_knows_the_bots_levels_and_only_the_two_seats_or_off():
             contract.command("red", "a", 1, "new_game", **args)
 
 
-def test_the_computer_takes_a_free_seat_or_its_own_never_yours_nor_another_tablets():
+def test_the_computer_takes_the_other_seat_never_yours():
     tablet, computer = Seat("k1", "tablet-1", "Anna"), Seat("k2", CLIENT, "computer")
     assert computer_choice.refusal({"red": tablet}, "red", "blue") is None
     assert computer_choice.refusal({"red": tablet, "blue": computer}, "red", "blue") is None
     assert "your own seat" in computer_choice.refusal({"red": tablet}, "red", "red")
-    assert "a tablet holds the blue seat" in computer_choice.refusal(
-        {"red": tablet, "blue": Seat("k3", "tablet-2", "Boris")}, "red", "blue")
+    # A tablet holding the other seat hands it over (the service tells it so).
+    assert computer_choice.refusal({"red": tablet, "blue": Seat("k3", "tablet-2", "Boris")}, "red", "blue") is None
     assert computer_choice.refusal({"red": tablet, "blue": Seat("k3", "tablet-2")}, "red", "off") is None
 
 

@@ -15,9 +15,9 @@ def settings(mosquitto, tmp_path) -> RefereeSettings:
     return RefereeSettings("choice", tmp_path / "journal.db", mosquitto.url, variant="barrage")
 
 
-def connected(mosquitto, *names: str) -> list:
+def connected(mosquitto, referee, *names: str) -> list:
     clients = [SeatClient(mosquitto.url, "choice", name=name) for name in names]
-    clients.append(DisplayClient(mosquitto.url, "choice"))
+    clients.append(DisplayClient(mosquitto.url, "choice", sign_key=referee.signer.verify_key))
     for client in clients:
         assert client.start()
     return clients
@@ -38,7 +38,7 @@ def close(referee: Referee, clients: list) -> None:
 def test_a_tablet_makes_the_other_seat_the_computer_and_it_answers_the_tablets_moves(mosquitto, tmp_path):
     referee = Referee(settings(mosquitto, tmp_path))
     assert referee.start()
-    red, display = clients = connected(mosquitto, "Anna")
+    red, display = clients = connected(mosquitto, referee, "Anna")
     try:
         pair_by_code(referee, red, "red")
         assert referee.computer is None
@@ -65,9 +65,9 @@ def test_with_a_board_the_chosen_computers_first_move_is_shown_to_make(mosquitto
     referee, board = Referee(settings(mosquitto, tmp_path)), SimulatedBoard(10, 10)
     referee.attach_board(SimulatedSource(board))
     assert referee.start()
-    blue, display = clients = connected(mosquitto, "Boris")
+    blue, display = clients = connected(mosquitto, referee, "Boris")
     try:
-        pair_by_square(board, blue, "blue")
+        pair_by_square(board, blue, "blue", referee)
         assert ask(blue, computer="red", level="easy")["ok"]
         assert display.wait(lambda c: c.state["seats"]["red"]["setup_ready"], 10)
         command_id = blue.setup(setup_dict("barrage", "blue", 2))
@@ -79,20 +79,38 @@ def test_with_a_board_the_chosen_computers_first_move_is_shown_to_make(mosquitto
         close(referee, clients)
 
 
-def test_your_own_seat_or_a_seat_another_tablet_holds_is_refused_and_changes_nothing(mosquitto, tmp_path):
+def test_your_own_seat_is_refused_and_changes_nothing(mosquitto, tmp_path):
     referee = Referee(settings(mosquitto, tmp_path))
     assert referee.start()
-    red, blue, display = clients = connected(mosquitto, "Anna", "Boris")
+    red, display = clients = connected(mosquitto, referee, "Anna")
     try:
         pair_by_code(referee, red, "red")
         game_id = referee.session.game_id
         own = ask(red, computer="red")
         assert not own["ok"] and own["code"] == "invalid-option" and "your own seat" in own["message"]
-        pair_by_code(referee, blue, "blue")
-        held = ask(red, computer="blue")
-        assert not held["ok"] and held["code"] == "invalid-option" and "a tablet holds the blue seat" in held["message"]
         assert referee.session.game_id == game_id and referee.computer is None
-        assert referee.session.seats["blue"].client != CLIENT and referee.session.computer_entry == {}
+        assert referee.session.computer_entry == {}
+    finally:
+        close(referee, clients)
+
+
+def test_two_tablets_at_the_table_one_plays_the_computer_and_the_other_is_told(mosquitto, tmp_path):
+    referee = Referee(settings(mosquitto, tmp_path))
+    assert referee.start()
+    red, blue, display = clients = connected(mosquitto, referee, "Anna", "Boris")
+    try:
+        pair_by_code(referee, red, "red")
+        pair_by_code(referee, blue, "blue")
+        assert ask(red, computer="blue", level="easy")["ok"]
+        assert blue.wait(lambda c: c.seat_lost == "blue", 10), "Blue's tablet was told it plays no more"
+        assert blue.last_pairing["reason"] == "computer"
+        assert referee.session.seats["blue"].client == CLIENT and referee.computer.seat == "blue"
+        assert display.wait(lambda c: c.state["seats"]["blue"]["setup_ready"], 10), "the computer set up"
+        # Blue's tablet asking for the seat again is told why not; the computer keeps it.
+        blue.pair("blue")
+        assert blue.wait(lambda c: c.last_pairing is not None and c.last_pairing["status"] == "refused", 10)
+        assert blue.last_pairing["reason"] == "computer-seat"
+        assert referee.session.seats["blue"].client == CLIENT and referee.computer.active
     finally:
         close(referee, clients)
 
@@ -100,7 +118,7 @@ def test_your_own_seat_or_a_seat_another_tablet_holds_is_refused_and_changes_not
 def test_off_gives_the_seat_back_to_people_and_the_choice_survives_a_restart(mosquitto, tmp_path):
     referee = Referee(settings(mosquitto, tmp_path))
     assert referee.start()
-    red, blue, display = clients = connected(mosquitto, "Anna", "Boris")
+    red, blue, display = clients = connected(mosquitto, referee, "Anna", "Boris")
     try:
         pair_by_code(referee, red, "red")
         assert ask(red, computer="blue", level="easy")["ok"]

@@ -20,13 +20,13 @@ def started(mosquitto, tmp_path, board: bool) -> tuple[Referee, SeatClient, Disp
     if board:
         referee.attach_board(SimulatedSource(sim_board))
     assert referee.start()
-    blue, display = SeatClient(mosquitto.url, "cpu", name="Anna"), DisplayClient(mosquitto.url, "cpu")
+    blue, display = SeatClient(mosquitto.url, "cpu", name="Anna"), DisplayClient(mosquitto.url, "cpu", sign_key=referee.signer.verify_key)
     for client in (blue, display):
         assert client.start()
     assert display.wait(lambda c: c.state and c.state["seats"]["red"]["setup_ready"] and c.state["seats"]["red"]["online"], 10), \
         "the computer took its seat and set up"
     if board:
-        pair_by_square(sim_board, blue, "blue")
+        pair_by_square(sim_board, blue, "blue", referee)
     else:
         pair_by_code(referee, blue, "blue")
     command_id = blue.setup(setup_dict("barrage", "blue", 2))

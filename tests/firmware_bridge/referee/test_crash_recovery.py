@@ -15,7 +15,7 @@ from engine import Color, Game, Move, get_variant
 from firmware_bridge.protocol.client import DisplayClient, SeatClient
 from firmware_bridge.referee.journal import Journal
 from firmware_bridge.referee.session import Session
-from tests.firmware_bridge.helpers import setup_dict, wait_until
+from tests.firmware_bridge.helpers import journal_sign_key, setup_dict, wait_until
 from tests.firmware_bridge.referee_process import RefereeProcess, write_config
 
 VARIANT = "barrage"
@@ -32,7 +32,7 @@ def replay_journal(path) -> Session:
 
 
 def pair(process: RefereeProcess, client: SeatClient, seat: str) -> None:
-    assert client.wait(lambda c: c.referee_key is not None, 10)
+    assert client.link.connected.wait(10)
     client.pair(seat)
     assert client.wait(lambda c: c.last_pairing is not None, 10)
     assert wait_until(lambda: seat in process.codes)
@@ -106,6 +106,7 @@ def test_sigkill_at_random_points_loses_no_ruled_move_and_applies_none_twice(mos
     display = DisplayClient(mosquitto.url, "crash")
     for client in (red, blue, display):
         assert client.start()
+    display.pin_key(journal_sign_key(journal))
     players = Players(red, blue, rng)
     games = 0
     seen = {"in_flight": 0, "committed_unanswered": 0}

@@ -25,7 +25,7 @@ from firmware_bridge.referee.journal import Journal
 from firmware_bridge.referee.session import Session
 from hardware.sim.board import SimulatedBoard
 from hardware.sim.pty_server import PtySerialServer
-from tests.firmware_bridge.helpers import requires_mosquitto
+from tests.firmware_bridge.helpers import journal_sign_key, requires_mosquitto
 from tests.firmware_bridge.referee_process import RefereeProcess
 
 pytestmark = requires_mosquitto
@@ -86,6 +86,8 @@ def test_sigkill_between_a_board_move_and_its_ruling_loses_no_move(mosquitto, tm
         for kill in range(KILLS):
             started = time.time()
             process = RefereeProcess(config).start()
+            if display.pin.key is None:
+                display.pin_key(journal_sign_key(journal))
             seq = replayed(journal).seq
             if len(unruled) == 1:
                 # The one unseen move is ruled by the restarted referee, as if it had seen it.

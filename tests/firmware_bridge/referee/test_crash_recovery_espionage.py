@@ -14,7 +14,7 @@ from firmware_bridge.protocol.client import DisplayClient, SeatClient
 from firmware_bridge.referee.game_options import game_variant
 from firmware_bridge.referee.journal import Journal
 from firmware_bridge.referee.session import Session
-from tests.firmware_bridge.helpers import setup_dict
+from tests.firmware_bridge.helpers import journal_sign_key, setup_dict
 from tests.firmware_bridge.referee.test_crash_recovery import Players, pair
 from tests.firmware_bridge.referee_process import RefereeProcess, write_config
 
@@ -56,6 +56,7 @@ def test_a_killed_referee_restarts_the_same_one_move_espionage_game(mosquitto, t
     display = DisplayClient(mosquitto.url, "spy")
     for client in (red, blue, display):
         assert client.start()
+    display.pin_key(journal_sign_key(journal))
     players = EspionagePlayers(red, blue, rng)
     try:
         pair(process, red, "red")

@@ -1,56 +1,62 @@
-"""Pairing: a seat is granted by a piece on the named square, or by the console code."""
+"""The pairing desk: a request per asking key, a six-digit code or two squares, a few tries."""
 
 from __future__ import annotations
 
-from firmware_bridge.referee.pairing import CODE_TRIES, PairingDesk
+from firmware_bridge.protocol import crypto
+from firmware_bridge.referee.pairing import PER_SEAT, TRIES, PairingDesk, Refused
+
+KEY = crypto.key_to_text(crypto.PrivateKey.generate().public_key)
 
 
-def test_the_named_square_is_empty_and_a_piece_there_grants_the_seat():
+def ask(desk: PairingDesk, asker: str, seat: str = "red", method: str = "code"):
+    return desk.request(f"client-{asker}", seat, KEY, asker, f"tablet {asker}", method)
+
+
+def test_without_a_board_each_request_gets_its_own_six_digit_code():
     desk = PairingDesk()
-    challenge = desk.request("tab", "red", "key", "Anna", ["e5", "f5"], preferred={"e5", "f5"})
-    assert challenge.method == "square" and challenge.square in ("e5", "f5")
-    assert desk.placed(frozenset({"a1"})) == []
-    assert desk.placed(frozenset({"a1", challenge.square})) == [challenge]
-    assert desk.pending == {}
+    first, second = ask(desk, "a"), ask(desk, "b")
+    assert first.method == "code" and len(first.code) == 6 and first.code.isascii() and first.code.isdigit()
+    assert first.code != second.code or first is not second
+    assert first.notice() == {"seat": "red", "name": "tablet a", "fingerprint": first.fingerprint,
+                              "method": "code"}
+    assert first.code not in str(first.notice())
 
 
-def test_without_a_board_a_six_digit_code_is_asked_and_never_sent_in_the_reply():
+def test_with_a_board_a_request_waits_for_squares_and_has_no_code():
+    request = ask(PairingDesk(), "a", method="squares")
+    assert request.method == "squares" and request.code is None
+
+
+def test_the_same_asker_asking_again_gets_the_same_request():
     desk = PairingDesk()
-    challenge = desk.request("tab", "red", "key", "", None)
-    assert challenge.method == "code" and len(challenge.code) == 6
-    assert challenge.code not in str(challenge.reply())
-    assert desk.code_entered("tab", challenge.code) == (challenge, "")
+    assert ask(desk, "a") is ask(desk, "a")
 
 
-def test_wrong_codes_use_up_the_tries():
+def test_tries_are_used_up_by_the_asker_alone_and_then_the_request_is_void():
     desk = PairingDesk()
-    challenge = desk.request("tab", "red", "key", "", None)
-    wrong = "x" + challenge.code[1:]
-    for _ in range(CODE_TRIES - 1):
-        assert desk.code_entered("tab", wrong)[0] is None
-    assert "too many" in desk.code_entered("tab", wrong)[1]
-    assert desk.code_entered("tab", challenge.code)[0] is None
+    request, other = ask(desk, "a"), ask(desk, "b")
+    for _ in range(TRIES):
+        desk.tried(request)
+    assert "a" not in desk.pending and "b" in desk.pending and other.tries_left == TRIES
 
 
-def test_granting_a_seat_voids_other_requests_for_it():
+def test_a_grant_voids_the_other_requests_for_that_seat_only():
     desk = PairingDesk()
-    first = desk.request("t1", "red", "k1", "", ["e5"])
-    desk.request("t2", "red", "k2", "", ["e5"])
-    desk.request("t3", "blue", "k3", "", None)
-    assert desk.placed(frozenset({"e5"}))
-    assert set(desk.pending) == {"t3"} and first.square == "e5"
+    red = ask(desk, "a")
+    ask(desk, "b")
+    ask(desk, "c", seat="blue")
+    desk.granted(red)
+    assert set(desk.pending) == {"c"}
 
 
-def test_the_same_tablet_asking_again_gets_the_same_challenge():
+def test_a_flood_of_requests_pushes_no_pending_request_out():
     desk = PairingDesk()
-    first = desk.request("t1", "red", "k1", "", None)
-    assert desk.request("t1", "red", "k1", "", None) is first
-
-
-def test_a_flood_of_requests_keeps_only_the_newest():
-    from firmware_bridge.referee.pairing import MAX_PENDING
-
-    desk = PairingDesk()
-    for i in range(MAX_PENDING * 4):
-        desk.request(f"t{i}", "red", f"k{i}", "", None)
-    assert len(desk.pending) == MAX_PENDING and f"t{MAX_PENDING * 4 - 1}" in desk.pending
+    player = ask(desk, "player")
+    refused = 0
+    for i in range(PER_SEAT * 4):
+        try:
+            ask(desk, f"stranger{i}")
+        except Refused as error:
+            refused += 1
+            assert error.retry_after > 0
+    assert desk.pending["player"] is player and refused == PER_SEAT * 4 - (PER_SEAT - 1)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_bridge.protocol import crypto
+from firmware_bridge.protocol import contract, crypto, pake
 from firmware_bridge.protocol.client import SeatClient
 from firmware_bridge.referee.journal import Journal
-from firmware_bridge.referee.pairing import Challenge
+from firmware_bridge.referee.pairing import Request
 from firmware_bridge.referee.pairing_service import PairingService
 from firmware_bridge.referee.session import Session
 from tests.firmware_bridge.helpers import pair_by_code, start_table, submit_setups
@@ -23,7 +23,7 @@ def ask_for_seat(table, client: SeatClient, seat: str) -> None:
     """The new tablet asks for ``seat`` and types the code the console shows."""
     codes: dict[str, str] = {}
     table.referee.on_pairing_code = lambda s, code: codes.__setitem__(s, code)
-    assert client.wait(lambda c: c.referee_key is not None, 10)
+    assert client.link.connected.wait(10)
     client.pair(seat)
     assert client.wait(lambda c: c.last_pairing is not None and c.last_pairing.get("method") == "code", 10)
     client.send_code(codes[seat])
@@ -126,9 +126,19 @@ def test_a_new_tablet_takes_the_seat_of_one_that_went_away(embedded, tmp_path):
 class Outbox:
     """What pairing sends, kept for the test (the MQTT outbox seals and publishes it)."""
 
+    topics = contract.Topics("b1")
+    run = 1
+
     def __init__(self) -> None:
         self.to_seats: list[tuple[str, str, dict]] = []
         self.to_tablets: list[tuple[str, dict]] = []
+        self.pairings: list[tuple[str, dict]] = []
+
+    def game_no(self, game):
+        return 1
+
+    def pairing(self, client, body):
+        self.pairings.append((client, body))
 
     def to_seat(self, seat, kind, body, retain=False):
         self.to_seats.append((seat, kind, dict(body)))
@@ -146,7 +156,8 @@ def test_an_approval_is_journalled_like_every_command_so_a_restart_keeps_its_cou
     pairing = PairingService(session, outbox, crypto.PrivateKey.generate(), "sign-key",
                              online=lambda: {"tab-red": "seat"}, changed=lambda: None,
                              refuse=lambda *error: None)
-    waiting = Challenge("tab-new", "red", crypto.key_to_text(newcomer.public_key), "new", "code")
+    waiting = Request("tab-new", "red", crypto.key_to_text(newcomer.public_key), "asker", "new", "code")
+    waiting.keys = pake.SessionKeys.derive(bytes(32), b"a", b"b")
     pairing.handover.wait(waiting)
     wrong = {"v": 1, "id": "approve-7", "seat": "red", "counter": 7, "type": "approve_pairing",
              "args": {"fingerprint": "0000-0000-0000-0000"}}

@@ -1,11 +1,18 @@
-"""Pairing codes cannot be ground down: they expire, and wrong guesses are limited per seat."""
+"""Pairing limits hold strangers to a few guesses, never lock out the player, and survive a restart."""
 
+from __future__ import annotations
+
+import pytest
+
+from firmware_bridge.referee.journal import Journal
 from firmware_bridge.referee.pairing import (
+    ASKER_REQUESTS,
     CHALLENGE_SECONDS,
-    CODE_TRIES,
-    SEAT_WINDOW_SECONDS,
-    SEAT_WRONG_CODES,
+    SEAT_ATTEMPTS,
+    TRIES,
+    WINDOW_SECONDS,
     PairingDesk,
+    Refused,
 )
 
 
@@ -19,56 +26,56 @@ class Clock:
         return self.now
 
 
-def wrong(code: str) -> str:
-    return "000000" if code != "000000" else "111111"
+def ask(desk: PairingDesk, asker: str, seat: str = "red"):
+    return desk.request(f"client-{asker}", seat, "k" * 44, asker, asker, "code")
 
 
-def guess_until_new_code(desk: PairingDesk, client: str) -> str:
-    """Ask for the seat by code and waste every try of that code; return the last reason."""
-    challenge = desk.request(client, "red", "k" * 44, "", empty_squares=None)
-    reason = ""
-    for _ in range(CODE_TRIES):
-        found, reason = desk.code_entered(client, wrong(challenge.code or ""))
-        assert found is None
-    return reason
+def waste(desk: PairingDesk, asker: str, seat: str = "red") -> None:
+    request = ask(desk, asker, seat)
+    for _ in range(TRIES):
+        desk.tried(request)
 
 
-def test_a_code_expires():
+def test_a_request_expires():
     clock = Clock()
     desk = PairingDesk(clock=clock)
-    challenge = desk.request("tablet-1", "red", "k" * 44, "", empty_squares=None)
+    ask(desk, "a")
     clock.now += CHALLENGE_SECONDS + 1
-    found, reason = desk.code_entered("tablet-1", challenge.code or "")
-    assert found is None and "expired" in reason
+    desk.expire()
+    assert desk.pending == {}
 
 
-def test_asking_again_after_wrong_codes_gives_a_new_code_but_the_seat_counts_every_guess():
+def test_wrong_tries_make_new_requests_wait_but_leave_a_pending_one_its_tries():
     clock = Clock()
-    desk = PairingDesk(clock=clock)
-    rounds = SEAT_WRONG_CODES // CODE_TRIES
-    for _ in range(rounds):
-        assert "ask for the seat again" in guess_until_new_code(desk, "stranger")
-    # The seat has had its share of wrong guesses: even the right code is refused now.
-    challenge = desk.request("stranger", "red", "k" * 44, "", empty_squares=None)
-    found, reason = desk.code_entered("stranger", challenge.code or "")
-    assert found is None and "too many wrong codes for the red seat" in reason
+    desk = PairingDesk(wall_clock=clock)
+    player = ask(desk, "player")
+    for i in range(SEAT_ATTEMPTS // TRIES):
+        waste(desk, f"stranger{i}")
+    with pytest.raises(Refused) as refused:
+        ask(desk, "late")
+    assert 0 < refused.value.retry_after <= WINDOW_SECONDS + 1
+    assert desk.pending["player"] is player and player.tries_left == TRIES
+    clock.now += WINDOW_SECONDS + 1
+    assert ask(desk, "late").tries_left == TRIES
 
 
-def test_the_seat_takes_codes_again_after_the_window():
+def test_one_asking_key_opens_only_a_few_requests():
     clock = Clock()
-    desk = PairingDesk(clock=clock)
-    for _ in range(SEAT_WRONG_CODES // CODE_TRIES):
-        guess_until_new_code(desk, "stranger")
-    clock.now += SEAT_WINDOW_SECONDS + 1
-    challenge = desk.request("family", "red", "f" * 44, "", empty_squares=None)
-    found, reason = desk.code_entered("family", challenge.code or "")
-    assert found is challenge and reason == ""
+    desk = PairingDesk(wall_clock=clock)
+    for _ in range(ASKER_REQUESTS):
+        waste(desk, "greedy", seat="blue")
+    with pytest.raises(Refused):
+        ask(desk, "greedy", seat="blue")
+    assert ask(desk, "someone-else", seat="blue")
 
 
-def test_wrong_codes_for_one_seat_do_not_lock_the_other():
-    clock = Clock()
-    desk = PairingDesk(clock=clock)
-    for _ in range(SEAT_WRONG_CODES // CODE_TRIES):
-        guess_until_new_code(desk, "stranger")
-    challenge = desk.request("family", "blue", "f" * 44, "", empty_squares=None)
-    assert desk.code_entered("family", challenge.code or "") == (challenge, "")
+def test_limits_survive_a_restart(tmp_path):
+    journal = Journal(tmp_path / "journal.db")
+    desk = PairingDesk(journal)
+    for i in range(SEAT_ATTEMPTS // TRIES):
+        waste(desk, f"stranger{i}")
+    journal.close()
+    restarted = PairingDesk(Journal(tmp_path / "journal.db"))
+    with pytest.raises(Refused):
+        ask(restarted, "late")
+    restarted.limits.journal.close()

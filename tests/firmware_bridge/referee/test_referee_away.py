@@ -99,7 +99,7 @@ def test_the_restarted_referee_tells_everyone_it_was_away_and_the_clocks_were_pa
         "clock": session.clock_checkpoint()}))
     session.journal.close()
     referee = Referee(RefereeSettings("away", journal, mosquitto.url, variant=VARIANT, time_control=TEN_MINUTES))
-    display = DisplayClient(mosquitto.url, "away")
+    display = DisplayClient(mosquitto.url, "away", sign_key=referee.signer.verify_key)
     try:
         assert referee.start()
         assert display.start()

@@ -24,7 +24,7 @@ def board_table(mosquitto, tmp_path):
     referee.attach_board(SimulatedSource(board))
     assert referee.start()
     clients = {seat: SeatClient(mosquitto.url, "b2", name=seat) for seat in ("red", "blue")}
-    display = DisplayClient(mosquitto.url, "b2")
+    display = DisplayClient(mosquitto.url, "b2", sign_key=referee.signer.verify_key)
     for client in (*clients.values(), display):
         assert client.start()
     yield referee, board, clients, display
@@ -33,26 +33,30 @@ def board_table(mosquitto, tmp_path):
     referee.stop()
 
 
-def pair_by_square(board: SimulatedBoard, client: SeatClient, seat: str) -> str:
-    assert client.wait(lambda c: c.referee_key is not None, 10)
-    # The referee names a square only once it has read the board (before that it asks for a code).
-    assert client.wait(lambda c: (c.public_state or {}).get("board_check") is not None, 10)
+def pair_by_square(board: SimulatedBoard, client: SeatClient, seat: str, referee: Referee) -> list[str]:
+    """Pair by presence: the tablet names two empty squares, a hand covers them on the board."""
+    # The referee offers squares only once it has read the board (before that it asks for a code).
+    assert wait_until(lambda: referee.occupancy is not None, 10)
+    assert client.link.connected.wait(10)
     client.pair(seat)
-    assert client.wait(lambda c: c.last_pairing is not None, 10)
+    assert client.wait(lambda c: c.last_pairing is not None and c.last_pairing.get("squares"), 10), \
+        client.last_pairing
     reply = client.last_pairing
-    assert reply["status"] == "challenge" and reply["method"] == "square"
-    square = Square.parse(reply["square"])
-    assert square not in board.occupied()
-    board.place(square)
-    assert client.wait(lambda c: c.paired, 10), "placing the piece did not grant the seat"
-    board.remove(square)
-    return reply["square"]
+    assert reply["status"] == "challenge" and reply["method"] == "squares"
+    squares = [Square.parse(name) for name in reply["squares"]]
+    assert len(set(squares)) == 2 and not set(squares) & set(board.occupied())
+    for square in squares:
+        board.place(square)
+    assert client.wait(lambda c: c.paired, 10), f"covering the squares did not grant the seat: {client.last_pairing}"
+    for square in squares:
+        board.remove(square)
+    return reply["squares"]
 
 
-def test_a_seat_is_granted_by_a_piece_on_the_named_square(board_table):
+def test_a_seat_is_granted_by_pieces_on_the_two_squares_the_tablet_named(board_table):
     referee, board, clients, display = board_table
-    square = pair_by_square(board, clients["red"], "red")
-    assert square[1:] in ("5", "6"), "the named square is on the middle rows when it can be"
+    squares = pair_by_square(board, clients["red"], "red", referee)
+    assert all(Square.parse(s) not in referee.stratego.variant.lakes for s in squares)
     assert referee.session.seats["red"].name == "red"
     assert "blue" not in referee.session.seats
 
@@ -60,7 +64,7 @@ def test_a_seat_is_granted_by_a_piece_on_the_named_square(board_table):
 def test_moves_made_on_the_board_are_ruled_and_reach_both_tablets(board_table):
     referee, board, clients, display = board_table
     for seat in ("red", "blue"):
-        pair_by_square(board, clients[seat], seat)
+        pair_by_square(board, clients[seat], seat, referee)
     setups = {seat: setup_dict(VARIANT, seat, 4) for seat in ("red", "blue")}
     for seat, client in clients.items():
         command_id = client.setup(setups[seat])
@@ -88,7 +92,7 @@ def test_moves_made_on_the_board_are_ruled_and_reach_both_tablets(board_table):
 def test_an_illegal_move_on_the_board_is_refused_and_announced(board_table):
     referee, board, clients, display = board_table
     for seat in ("red", "blue"):
-        pair_by_square(board, clients[seat], seat)
+        pair_by_square(board, clients[seat], seat, referee)
     setups = {seat: setup_dict(VARIANT, seat, 5) for seat in ("red", "blue")}
     for seat, client in clients.items():
         client.setup(setups[seat])

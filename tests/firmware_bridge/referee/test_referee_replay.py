@@ -25,10 +25,10 @@ def replay_table(mosquitto, tmp_path):
     referee.attach_board(SimulatedSource(board))
     assert referee.start()
     red = SeatClient(mosquitto.url, "rp", name="red")
-    display = DisplayClient(mosquitto.url, "rp")
+    display = DisplayClient(mosquitto.url, "rp", sign_key=referee.signer.verify_key)
     for client in (red, display):
         assert client.start()
-    pair_by_square(board, red, "red")
+    pair_by_square(board, red, "red", referee)
     yield referee, board, red, display
     for client in (red, display):
         client.stop()

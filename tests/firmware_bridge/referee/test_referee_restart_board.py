@@ -25,7 +25,7 @@ def test_a_restarted_referee_replays_and_guides_the_board_back(mosquitto, tmp_pa
     board = SimulatedBoard(10, 10)
     journal = tmp_path / "journal.db"
     referee = start_referee(mosquitto.url, journal, board)
-    display = DisplayClient(mosquitto.url, "rb")
+    display = DisplayClient(mosquitto.url, "rb", sign_key=referee.signer.verify_key)
     assert display.start()
     try:
         session = referee.session

@@ -10,7 +10,7 @@ from engine import Square
 from firmware_bridge.protocol.client import DisplayClient, SeatClient
 from hardware.sim.board import SimulatedBoard
 from hardware.sim.pty_server import PtySerialServer
-from tests.firmware_bridge.helpers import setup_dict
+from tests.firmware_bridge.helpers import journal_sign_key, setup_dict
 from tests.firmware_bridge.referee_process import RefereeProcess
 
 VARIANT = "barrage"
@@ -41,17 +41,18 @@ def test_the_referee_process_pairs_and_rules_moves_read_over_serial(mosquitto, t
     try:
         for client in (*seats.values(), display):
             assert client.start()
+        display.pin_key(journal_sign_key(tmp_path / "journal.db"))
         assert display.wait(lambda c: c.state is not None and c.state["board_check"] is not None, 20), \
             "the referee never read the board over the pty"
         for seat, client in seats.items():
-            assert client.wait(lambda c: c.referee_key is not None, 10)
             client.pair(seat)
-            assert client.wait(lambda c: c.last_pairing is not None, 10)
-            assert client.last_pairing["method"] == "square", client.last_pairing
-            square = Square.parse(client.last_pairing["square"])
-            board.place(square)
-            assert client.wait(lambda c: c.paired, 10), f"a piece on {square} did not grant {seat}"
-            board.remove(square)
+            assert client.wait(lambda c: (c.last_pairing or {}).get("squares"), 10), client.last_pairing
+            squares = [Square.parse(name) for name in client.last_pairing["squares"]]
+            for square in squares:
+                board.place(square)
+            assert client.wait(lambda c: c.paired, 10), f"pieces on {squares} did not grant {seat}"
+            for square in squares:
+                board.remove(square)
         setups = {seat: setup_dict(VARIANT, seat, 21) for seat in seats}
         for seat, client in seats.items():
             client.setup(setups[seat])

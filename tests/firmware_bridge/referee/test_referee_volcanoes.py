@@ -14,7 +14,7 @@ def espionage_board(mosquitto, tmp_path, sensed: bool | None):
     referee = Referee(RefereeSettings("volc", tmp_path / "journal.db", mosquitto.url, variant="espionage"))
     referee.attach_board(SimulatedSource(board), volcano_markers_sensed=sensed)
     assert referee.start()
-    display = DisplayClient(mosquitto.url, "volc")
+    display = DisplayClient(mosquitto.url, "volc", sign_key=referee.signer.verify_key)
     assert display.start()
     return referee, board, display
 
@@ -62,7 +62,7 @@ def test_unsensed_markers_are_named_but_a_reading_on_a_volcano_is_a_piece_to_tak
 def test_classic_has_no_volcano_markers(mosquitto, tmp_path):
     referee = Referee(RefereeSettings("cl", tmp_path / "journal.db", mosquitto.url, variant="classic"))
     assert referee.start()
-    display = DisplayClient(mosquitto.url, "cl")
+    display = DisplayClient(mosquitto.url, "cl", sign_key=referee.signer.verify_key)
     try:
         assert display.start()
         assert display.wait(lambda c: c.state is not None, 10)

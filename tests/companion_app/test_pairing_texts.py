@@ -1,0 +1,33 @@
+"""What the pairing screen says when the referee does not give the seat: in the tablet's language, with plurals."""
+
+from __future__ import annotations
+
+from companion_app.i18n.catalog import Translator
+from companion_app.net.contract_adapter import ContractTranslator
+from companion_app.ui.screen_connect import pairing_refusal_text
+
+
+def told(language: str, reply: dict) -> str:
+    delivered = []
+    ContractTranslator(lambda kind, payload: delivered.append(payload), "blue").pairing(reply)
+    return pairing_refusal_text(Translator(language), delivered[-1])
+
+
+def test_a_wrong_code_counts_the_tries_left_in_each_language():
+    reply = {"v": 1, "status": "refused", "seat": "blue", "message": "wrong code (1 tries left)",
+             "reason": "wrong-code", "data": {"tries_left": 1}}
+    assert told("en", reply) == "Wrong code: 1 try left."
+    assert told("de", reply) == "Falscher Code: noch 1 Versuch."
+    assert told("bg", {**reply, "data": {"tries_left": 3}}) == "Грешен код: остават 3 опита."
+
+
+def test_the_seat_the_computer_plays_is_named_and_the_way_back_told():
+    reply = {"v": 1, "status": "refused", "seat": "blue", "reason": "computer-seat", "message": "..."}
+    assert told("en", reply) == ("The computer plays Blue in this game. To play Blue yourself, press "
+                                 "“Play a person” on the other tablet.")
+    assert "Computer" in told("de", reply) and "Blau" in told("de", reply)
+
+
+def test_an_older_referees_english_sentence_is_never_shown_in_another_language():
+    reply = {"v": 1, "status": "refused", "seat": "blue", "message": "wrong code (4 tries left)"}
+    assert "wrong code" not in told("de", reply) and told("de", reply).startswith("Der Schiedsrichter")

@@ -70,7 +70,7 @@ def face_words(tr: Translator, face: dict[str, Any] | None) -> str:
 
 
 def turn_text(tr: Translator, view: dict[str, Any]) -> str:
-    """"9:00 AM: turn of the Allies"; "Game over" once there is a result."""
+    """"9:00: turn of the Allies"; "Game over" once there is a result."""
     if view.get("result"):
         return tr("Game over")
     return tr("{time}: turn of {side}").format(time=track_hour_text(tr, view.get("round", 0)),

@@ -14,8 +14,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion_app.model.triumph_answers import LossDraft, RetreatDraft
+from companion_app.model.triumph_orders import (
+    ORDER_DECISIONS,
+    PICK_DECISIONS,
+    OrdersDraft,
+    PickDraft,
+)
 from firmware_bridge.protocol.triumph_contract import SIDE_OF_SEAT
 from firmware_bridge.protocol.triumph_contract import VARIANT as TRIUMPH
+
+Draft = RetreatDraft | LossDraft | OrdersDraft | PickDraft  # an answer built block by block
 
 MOVES = ("corps_move", "detach_move", "unit_move")
 
@@ -163,7 +171,7 @@ class TriumphTable:
     done: set[tuple[int, int]] = field(default_factory=set)  # (block seq, step index) marked done
     refusal: dict[str, Any] | None = None  # {"rule", "message", "reason"?, "data"?} last refused
     command: Command | None = None
-    draft: RetreatDraft | LossDraft | None = None  # an answer being built block by block
+    draft: Draft | None = None  # an answer being built block by block
     sent: dict[str, Any] | None = None  # the last action sent, until the next view
     record: str | None = None  # the file the finished battle was kept as (public state)
     notice: str | None = None  # the referee's other answer (a known text is translated on screen)
@@ -303,22 +311,35 @@ class TriumphTable:
 
     def can_build(self) -> str | None:
         """The answer this decision lets the player build block by block: "retreat" (a
-        retreat is among the legal answers), "losses", or None."""
+        retreat is among the legal answers), "losses", "orders" (a feint, an attack or an
+        occupation), "pick" (blocks to name), or None."""
         options = self.options()
+        pending = self.awaiting()
         if any(o.get("type") == "retreat" for o in options):
             return "retreat"
         if any(o.get("type") == "assign_losses" for o in options):
             return "losses"
-        return None
+        if pending is None or not options:
+            return None
+        if pending[1] in ORDER_DECISIONS and any(
+                o.get("orders") and not any(order.get("entry") for order in o["orders"])
+                for o in options):
+            return "orders"
+        return "pick" if pending[1] in PICK_DECISIONS else None
 
     def build(self) -> None:
         """Start building this decision's answer on the map."""
         kind = self.can_build()
+        battery = (self.setup or {}).get("fixed_battery")
         if kind == "retreat" and self.view is not None:
             self.draft = RetreatDraft.start(self.view)
         elif kind == "losses":
             self.draft = LossDraft.start([o for o in self.options()
                                           if o.get("type") == "assign_losses"], self.units_by_id())
+        elif kind == "orders" and self.view is not None:
+            self.draft = OrdersDraft.start(self.view, self.options(), battery)
+        elif kind == "pick" and self.view is not None:
+            self.draft = PickDraft.start(self.view, self.options(), battery)
 
     def sent_action(self, action: dict[str, Any]) -> dict[str, Any]:
         """Remember an action as sent (until the referee's next view) and return it."""

@@ -23,7 +23,7 @@ from companion_app.i18n.texts import (
 from companion_app.model.table import TableState
 from companion_app.ui.board_screen import BoardScreen, game_marks
 from companion_app.ui.screen_game import TRAY_ORDER, Legend, turn_count
-from companion_app.ui.triumph_display import hide_triumph, is_triumph, show_triumph
+from companion_app.ui.triumph_display import hide_triumph, plays_triumph, show_triumph
 from companion_app.ui.widgets import (
     BigButton,
     CapturedTray,
@@ -62,7 +62,7 @@ class DisplayScreen(BoardScreen):
         """Redraw from the public state."""
         tr = self.root_app.tr
         view = state.view
-        if is_triumph(view):  # Napoleon's Triumph has its own map and panel
+        if plays_triumph(state):  # Napoleon's Triumph has its own map and panel, from the start
             show_triumph(self, state)
             return
         hide_triumph(self)

@@ -122,10 +122,14 @@ class TriumphDisplay(BoxLayout):
         self.side.size_hint = (1, 0.38) if upright else (0.3, 1)
 
     def refresh(self, state: TableState) -> None:
-        """Redraw from the public state's view."""
+        """Redraw from the public state's view (the empty map and who is still arranging
+        before the first view)."""
         tr = self.root_app.tr
         view = state.view or {}
         self.map.show(view)
+        if not view:
+            self._before_the_battle(tr, state)
+            return
         self.turn.text = turn_text(tr, view)
         self.track.show(view.get("round"), view.get("to_move"))
         morale = view.get("morale", {})
@@ -141,6 +145,21 @@ class TriumphDisplay(BoxLayout):
         lines = attack_lines(tr, view)
         self.attack.text = "\n".join(["[b]" + lines[0] + "[/b]", *lines[1:]]) if lines else ""
         self.notes.text = off_map_text(tr, self.map.scene.off_map)
+        self.legend.text = legend_text(tr)
+        self.update_clocks(state)
+
+    def _before_the_battle(self, tr: Any, state: TableState) -> None:
+        """No view yet: the printed map stays empty and the panel says whose set-up is awaited."""
+        self.turn.text = tr("Napoleon's Triumph")
+        self.track.show(None, None)
+        self.morale.text = self.commands.text = self.attack.text = self.result.text = ""
+        self.notes.text = ""
+        lines = [tr("Waiting for the set-ups:")]
+        for seat in ("red", "blue"):
+            word = (tr("set-up sent") if state.setup_status.get(seat) == "ready"
+                    else tr("arranging the set-up"))
+            lines.append(f"{army_name(tr, SIDE_OF_SEAT[seat])}: {word}")
+        self.waiting.text = "[color=ffd54f]" + "\n".join(lines) + "[/color]"
         self.legend.text = legend_text(tr)
         self.update_clocks(state)
 
@@ -184,3 +203,8 @@ def hide_triumph(screen: Any) -> None:
 def is_triumph(view: dict[str, Any] | None) -> bool:
     """True when a view is a Napoleon's Triumph view."""
     return view is not None and view.get("game") == TRIUMPH
+
+
+def plays_triumph(state: TableState) -> bool:
+    """True from the moment the public state names the variant, before any view arrives."""
+    return state.variant == TRIUMPH or is_triumph(state.view)

@@ -34,13 +34,14 @@ from companion_app.i18n.triumph_tablet_texts import (
 from companion_app.i18n.triumph_texts import MAP_LEGEND
 from companion_app.model.table import TableState
 from companion_app.model.triumph_answers import LossDraft, RetreatDraft
+from companion_app.model.triumph_orders import OrdersDraft
 from companion_app.model.triumph_table import SIDE_OF_SEAT, TriumphTable
+from companion_app.ui.triumph_builders import TICK, build_label, fill_builder
 from companion_app.ui.triumph_end import fill_end
 from companion_app.ui.triumph_panel import MapPanelScreen
 from companion_app.ui.widgets import BigButton
 
 RECENT_BLOCKS = 4  # older instructions were done long ago (or never will be)
-TICK = "\u2022 "  # the font has no check mark
 
 
 def without_side(option: dict[str, Any]) -> dict[str, Any]:
@@ -104,6 +105,10 @@ class TriumphScreen(MapPanelScreen):
             if draft.send_to(int(position[1:])):
                 self.refresh(self.root_app.state)
             return
+        if isinstance(draft, OrdersDraft):
+            if draft.tap_position(position):
+                self.refresh(self.root_app.state)
+            return
         command = self.table.command
         if command is not None and command.choose(position):
             self.refresh(self.root_app.state)
@@ -144,6 +149,8 @@ class TriumphScreen(MapPanelScreen):
         command = table.command
         if isinstance(table.draft, RetreatDraft):  # where the blocks may go
             self.map.highlight([f"R{n}" for n in table.draft.targets])
+        elif isinstance(table.draft, OrdersDraft):  # where the blocks stand, where a feint ends
+            self.map.highlight(table.draft.positions())
         elif command is not None and command.destination is not None:  # the map confirms the choice
             self.map.highlight([command.positions()[command.destination]])
         else:
@@ -230,13 +237,12 @@ class TriumphScreen(MapPanelScreen):
         units = table.units_by_id()
         if decision != "command":
             if table.draft is not None:
-                self._builder(tr, table, units)
+                fill_builder(self, tr, table.draft, units)
                 return
             kind = table.can_build()
+            self.build_button = None
             if kind is not None:
-                self.build_button = self.button(
-                    tr("Plan the retreat block by block, on the map") if kind == "retreat"
-                    else tr("Place the losses block by block"), self.build, "primary", 52, 16)
+                self.build_button = self.button(build_label(tr, kind), self.build, "primary", 52, 16)
                 self.line(tr("Or choose a whole answer:"), 15)
             # standing comes before running (the defence first, the fullest first), and answers
             # that read alike are one: identical blocks of a group are interchangeable (no block
@@ -328,77 +334,12 @@ class TriumphScreen(MapPanelScreen):
     def send_draft(self) -> None:
         """Send the answer built."""
         draft = self.table.draft
-        answer = draft.answer() if draft is not None else None
-        if answer is not None and (not isinstance(draft, RetreatDraft) or draft.problem() is None):
+        if draft is None:
+            return
+        answer = draft.answer()
+        if answer is not None and (isinstance(draft, LossDraft) or draft.problem() is None):
             self.table.draft = None
             self.send(answer)
-
-    def _builder(self, tr: Any, table: TriumphTable, units: dict[str, dict[str, Any]]) -> None:
-        draft = table.draft
-        self.draft_buttons = {}
-        if isinstance(draft, RetreatDraft):
-            self.line(tr("Tap a block, then a green locale on the map to send it there. "
-                         "Each block that must take losses has a button for one more step."), 15)
-            for unit in draft.plan.units:
-                self._retreat_unit(tr, draft, unit, units)
-            problem = draft.problem()
-            ready = problem is None
-            if problem is None:
-                said = "[color=a5d6a7]" + tr("This retreat follows the rules.") + "[/color]"
-            else:
-                said = "[color=ffd54f]" + refusal_sentence(tr, {
-                    "rule": problem.rule, "message": problem.message, "reason": problem.reason,
-                    "data": problem.data}, units) + "[/color]"
-            self.draft_problem = self.line(said, 15)
-            label = tr("Send this retreat")
-        elif isinstance(draft, LossDraft):
-            self.line(tr("Tap a block once for each step it loses."), 15)
-            for unit in draft.group:
-                lost = draft.allocation.get(unit, 0)
-                text = tr("{unit}: {steps} lost").format(
-                    unit=unit_text(tr, units.get(unit), with_corps=False), steps=lost)
-                self.draft_buttons[unit] = self.button(
-                    text, partial(self._draft_do, draft.add_loss, unit),
-                    "primary" if lost else "normal", 48, 15)
-            ready = draft.answer() is not None
-            self.draft_problem = self.line(tr("Steps left to place: {left}").format(left=draft.left()), 15)
-            label = tr("Send these losses")
-        else:
-            return
-        self.draft_send, _ = self.row((label, self.send_draft, "primary"), (tr("Back"), self.back, "normal"))
-        self.draft_send.disabled = not ready
-
-    def _retreat_unit(self, tr: Any, draft: RetreatDraft, unit: str,
-                      units: dict[str, dict[str, Any]]) -> None:
-        face = unit_text(tr, units.get(unit), with_corps=False)
-        lost = draft.losses.get(unit, 0)
-        if unit in draft.plan.artillery:
-            state = tr("eliminated (artillery does not retreat)")
-        elif lost >= draft.strength(unit):
-            state = tr("eliminated")
-        else:
-            where = draft.to.get(unit)
-            state = (tr("loses {steps}").format(steps=lost) + " · " if lost else "") + (
-                tr("to {locale}").format(locale=where) if where else tr("not placed yet"))
-        kept = [n for n, u in draft.keep.items() if u == unit]
-        if kept:
-            state += " · " + tr("keeps {commander}").format(commander=kept[0])
-        chosen = draft.selected == unit
-        self.draft_buttons[unit] = self.button(
-            ("▶ " if chosen else "") + f"{face} · {state}",
-            partial(self._draft_do, draft.tap_unit, unit), "primary" if chosen else "normal", 48, 15)
-        if not chosen:
-            return
-        actions = []
-        if draft.loses(unit):
-            actions.append((tr("One more step lost"), partial(self._draft_do, draft.add_loss, unit),
-                            "normal"))
-        commander = (units.get(unit) or {}).get("commander")
-        if commander in draft.plan.commanders and unit in draft.survivors():
-            actions.append((tr("Keeps {commander}").format(commander=commander),
-                            partial(self._draft_do, draft.keep_with, commander, unit), "normal"))
-        if actions:
-            self.row(*actions)
 
     def grid(self, columns: int) -> GridLayout:
         """A grid of buttons in the panel, as high as its rows."""

@@ -136,8 +136,12 @@ class TriumphSetupScreen(MapPanelScreen):
         else:
             self.line("[color=a5d6a7]" + tr("Your set-up follows the rules.") + "[/color]", 15)
         for error in state.setup_errors:
-            self.line("[color=ff8a80]" + tr("The referee refused your set-up:") + " " + error
-                      + "[/color]", 15)
+            # the referee's words are English: the objection worded above says the same
+            if objection is not None and error == objection["message"]:
+                said = tr("The referee refused your set-up for this reason.")
+            else:
+                said = tr("The referee refused your set-up:") + " " + error
+            self.line("[color=ff8a80]" + said + "[/color]", 15)
         self.submit_button, _ = self.row((tr("Send set-up"), self.submit, "primary"),
                                          (tr("Standard set-up"), self.standard, "normal"))
         self.submit_button.disabled = problem is not None

@@ -80,14 +80,19 @@ def screen_sizes(d):
     newcomer = _tablets(LocalTable("classic"), "red")[0]
     for language in languages:
         yield from _look(d, newcomer, "connect", "start", sizes, language)
-    # Pairing: the referee names a square, or the code the display shows is typed.
+    # Pairing: the two squares the tablet chose, the code the console shows, the holder's approval.
     pairing_table = LocalTable("classic")
     (pairing,) = _tablets(pairing_table, "red")
     pairing.connect("local", "red")
     yield 0.2
-    pairing.state.phase, pairing.state.pairing = "pairing", {"square": "e4", "message": ""}
-    for language in languages:
-        yield from _look(d, pairing, "pairing", "square", sizes, language)
+    pairing.state.my_fingerprint = "0412-7730-9158-2046"
+    for state, challenge in (("squares", {"status": "challenge", "method": "squares", "squares": ["e4", "h3"]}),
+                             ("code", {"status": "challenge", "method": "code"}),
+                             ("approval", {"status": "challenge", "method": "approval",
+                                           "fingerprint": "0412-7730-9158-2046"})):
+        pairing.state.phase, pairing.state.pairing = "pairing", challenge
+        for language in languages:
+            yield from _look(d, pairing, "pairing", state, sizes, language)
     # Set-up, with the tray full and with an army ready.
     table = LocalTable("classic")
     (arranging,) = _tablets(table, "red")

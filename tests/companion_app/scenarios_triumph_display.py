@@ -36,6 +36,22 @@ def triumph_display(d):
     display = _display()
     d.show(display)
     display.deliver("connection", {"referee": "online", "red": "online", "blue": "online"})
+    # before the first view: the public state names the game, the French set-up is in
+    screen = display.screen_by_name["display"]
+    display.state.phase = "setup"
+    display.deliver("setup_status", {"status": {"blue": "ready"}})
+    yield from _frames()
+    panel = getattr(screen, "triumph", None)
+    d.report["before_view"] = {
+        "nt_panel": panel is not None and panel.parent is screen,
+        "board": screen.layout.parent is screen,
+        "turn": panel.turn.text if panel else "", "waiting": panel.waiting.text if panel else "",
+        # the locale numbers are drawn; a block chip is "side:text", a flag "flag:<name>"
+        "chips": [key for key, said in (panel.map.drawn if panel else {}).items()
+                  if key.startswith("flag:") or said.startswith(("french:", "allied:"))],
+        "numbers": sum(1 for said in (panel.map.drawn if panel else {}).values() if said.isdigit())}
+    d.shot("triumph-display-before")
+    display.state.phase = "game"
     # the threat: the Allies must answer
     threat_view = views[5]
     display.deliver("view", threat_view)

@@ -15,6 +15,14 @@ def test_the_display_shows_the_public_game_and_the_attack(run_scenario):
     for png in folder.glob("triumph-display*.png"):
         shutil.copy(png, DOCS / png.name)
     assert report["screen"] == "display"
+    # from the first moment the public state names the game: the printed map, never Stratego's
+    before = report["before_view"]
+    assert before["nt_panel"] and not before["board"]
+    assert before["turn"] == "Napoleon's Triumph"
+    assert before["waiting"] == ("[color=ffd54f]Waiting for the set-ups:\nAllies: arranging the "
+                                 "set-up\nFrench: set-up sent[/color]")
+    assert before["chips"] == []  # the empty printed map (the screenshot shows it), no chip yet
+    assert before["numbers"] > 90  # every locale's number printed
     assert report["waiting_at_threat"] == "[color=ffd54f]Waiting for the Allies: defend or retreat[/color]"
     assert report["awaiting"] == {"side": "allied", "decision": "counter_attack"}
     assert report["waiting"] == "[color=ffd54f]Waiting for the Allies: counter-attack or not[/color]"

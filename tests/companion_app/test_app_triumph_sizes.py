@@ -5,11 +5,16 @@ Bulgarian. Screenshots at 1024x600 and 800x1280 go to docs/screenshots for docs/
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.companion_app.layout_checks import english
+
+TWELVE_HOUR = re.compile(r"\d\s*(AM|PM|a\.m\.|p\.m\.)|\bnoon\b|vormittags|nachmittags|"
+                         r"сутринта|следобед", re.IGNORECASE)
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 STATES = ("triumph_setup/standard", "triumph/menu", "triumph/waiting", "triumph/composer",
           "triumph/refused", "triumph/response", "triumph/attacker-waits",
@@ -25,6 +30,11 @@ def test_every_nt_screen_fits_every_size(run_scenario, language):
     assert looked == set(STATES)
     assert len(report["looked"]) == len(STATES) * 6
     assert report["problems"] == []
+    if language != "en":  # every sentence in the tablet's language, refusals included
+        assert english(report["texts"]) == []
+    shown = [text for texts in report["texts"].values() for text in texts]
+    assert any("7:00" in text for text in shown)  # the hour as the time track prints it
+    assert [text for text in shown if TWELVE_HOUR.search(text)] == []
     if language == "en":
         for png in folder.glob("*.png"):
             shutil.copy(png, DOCS / f"nt-{png.name}")

@@ -25,16 +25,21 @@ def _literal(text: str) -> str:
     return "".join(eval(part) for part in re.findall(r'"(?:[^"\\]|\\.)*"', text))
 
 
-def messages_in_code() -> set[str]:
-    """Every literal passed to tr(...) or N_(...) in the app's sources, and each ngettext pair
+def messages_in_file(path: Path) -> set[str]:
+    """Every literal passed to tr(...) or N_(...) in one source file, and each ngettext pair
     keyed as the catalogue keys it ("singular\\0plural")."""
-    found = set()
+    source = path.read_text(encoding="utf-8")
+    found = {_literal(match.group(1)) for match in CALL.finditer(source)}
+    found |= {_literal(match.group(1)) + "\0" + _literal(match.group(2))
+              for match in PLURAL.finditer(source)}
+    return found
+
+
+def messages_in_code() -> set[str]:
+    """Every message of the app's sources (messages_in_file over companion_app)."""
+    found: set[str] = set()
     for path in APP.rglob("*.py"):
-        source = path.read_text(encoding="utf-8")
-        for match in CALL.finditer(source):
-            found.add(_literal(match.group(1)))
-        for match in PLURAL.finditer(source):
-            found.add(_literal(match.group(1)) + "\0" + _literal(match.group(2)))
+        found |= messages_in_file(path)
     return found
 
 

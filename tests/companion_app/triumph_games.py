@@ -64,15 +64,22 @@ def demoralised_allies() -> TriumphGame:
     return g
 
 
+# 7:00: Langeron marches to 94 and the Allies end their turn; St. Hilaire threatens 94 from 93
+# across the wide border and the Allies stand with all five blocks
+THREAT_ON_94 = (
+    lambda a: a["type"] == "corps_move" and a["commander"] == "Langeron" and a["to"] == "R94",
+    lambda a: a["type"] == "end_turn",
+    lambda a: a["type"] == "threat" and a["from"] == 93 and a["into"] == 94,
+    lambda a: a["type"] == "defend" and len(a["units"]) == 5,
+)
+
+
 def feint_on_94() -> TriumphGame:
     """Langeron marches to 94; St. Hilaire threatens it from 93, the Allies stand, the French
     feint: the approach 93>94 is closed for the turn and the Allies may advance."""
     game = TriumphGame.from_setups(french_setup(), allied_setup(), handle_secret="display")
     for wanted in (
-        lambda a: a["type"] == "corps_move" and a["commander"] == "Langeron" and a["to"] == "R94",
-        lambda a: a["type"] == "end_turn",
-        lambda a: a["type"] == "threat" and a["from"] == 93 and a["into"] == 94,
-        lambda a: a["type"] == "defend" and len(a["units"]) == 5,
+        *THREAT_ON_94,
         lambda a: a["type"] == "feint" and a["end"] == "reserve"
         and a["orders"][0]["type"] == "corps_move",
     ):

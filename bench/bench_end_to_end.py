@@ -27,6 +27,7 @@ import argparse
 import json
 import multiprocessing as mp
 import random
+import shutil
 import sys
 import tempfile
 import threading
@@ -300,6 +301,7 @@ def run_case(url: str, boards: int, seconds: float, think: tuple[float, float] =
     busy = cpu_load(cpu_before)
     for worker in workers:
         worker.join(30)
+    shutil.rmtree(directory, ignore_errors=True)  # the journals and credentials of this run
     first_arrival: dict[tuple, dict[str, float]] = {}
     for board, seat, seq, at in arrivals:
         first_arrival.setdefault((board, seq), {}).setdefault(seat, at)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -123,6 +124,7 @@ def measure(rulings: int, hellos: int, seed: int) -> dict:
         per_hello["bytes"].append(counting.bytes - sent)
         per_hello["messages"].append(counting.messages - messages)
     referee.journal.close()
+    shutil.rmtree(directory, ignore_errors=True)
     return {"code": str(Path(firmware_bridge.__file__).parents[1]), "ruling": per_ruling, "hello": per_hello}
 
 

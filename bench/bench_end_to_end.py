@@ -5,9 +5,20 @@ stabiliser -> recogniser -> engine -> journal fsync -> encryption -> real mosqui
 tablets' SeatClient decrypting its snapshot), with the referee and the tablets in separate
 processes as on a real table. Cases: one board, and 100 boards played at once on this machine.
 
-Moves are plain moves onto empty squares; scout moves are left out, since
-the recogniser deliberately waits `scout_hold_s` for it to stop (that wait is a rule, not a
-cost). Usage: python bench/bench_end_to_end.py [--boards 1,100] [--seconds 40]
+Each move's latency is split three ways, every part timed for that move's own sequence number:
+sensing (the piece put down -> the recogniser hands the move to the session: firmware debounce
+and the 20 ms stillness), ruling (the session: engine and journal fsync) and delivery (the
+ruling committed -> both tablets hold it: snapshots built, signed, sealed, the broker, the
+tablets' decryption). A split that comes out negative or does not add up is refused, not printed.
+
+Moves are plain moves onto empty squares; scout moves are left out, since the recogniser
+deliberately waits `scout_hold_s` for it to stop (that wait is a rule, not a cost).
+
+Old against new, in one run (bench/interleave.py): `--against before-signing=2507e99 --rounds 3`
+runs every case against that revision's code and ours in turn, a fresh mosquitto for each run,
+and prints both distributions side by side.
+Usage: python bench/bench_end_to_end.py [--boards 1,100] [--paces 3-6] [--seconds 45]
+                                        [--against [LABEL=]REV_OR_PATH ...] [--rounds N]
 """
 
 from __future__ import annotations
@@ -16,23 +27,40 @@ import argparse
 import json
 import multiprocessing as mp
 import random
-import statistics
+import shutil
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from interleave import (
+    Version,
+    code_root,
+    distribution,
+    interleave,
+    load_average,
+    run_child,
+    versions,
+)
 
+CODE = code_root()
+
+import firmware_bridge  # noqa: E402
 from engine import Color, get_variant, random_setup  # noqa: E402
 from firmware_bridge.protocol import crypto  # noqa: E402
-from firmware_bridge.referee.broker import Mosquitto  # noqa: E402
 from firmware_bridge.referee.journal import Journal  # noqa: E402
 from firmware_bridge.referee.session import Session  # noqa: E402
 
+try:
+    from firmware_bridge.protocol.signing import PublicSigner
+except ImportError:  # a version from before the referee signed its public messages
+    PublicSigner = None  # type: ignore[assignment,misc]
+
 VARIANT = "classic"
 THINK = (0.8, 1.6)  # seconds between moves on each board when many boards play at once
+ONE_BOARD_THINK = (0.15, 0.35)
+PARTS = ("sensing", "ruling", "delivery")
 
 
 def prepare_board(directory: Path, board: str, seed: int) -> dict:
@@ -40,6 +68,11 @@ def prepare_board(directory: Path, board: str, seed: int) -> dict:
     journal = Journal(directory / f"{board}.db")
     referee_key = crypto.PrivateKey.generate()
     journal.set_meta_once("referee_key", crypto.key_to_text(referee_key))
+    sign_key = None
+    if PublicSigner is not None:  # the tablets hold the referee's signing key, as pairing left it
+        signer = PublicSigner.generate()
+        journal.set_meta_once("referee_signing_key", signer.seed_text)
+        sign_key = signer.verify_key
     session = Session(journal, VARIANT)
     rng = random.Random(seed)
     credentials = {}
@@ -53,18 +86,33 @@ def prepare_board(directory: Path, board: str, seed: int) -> dict:
         assert reply["ok"], reply
         credentials[seat] = {"client_id": client_id, "key": crypto.key_to_text(key), "seat": seat,
                              "referee_key": crypto.key_to_text(referee_key.public_key), "counter": 10,
-                             "board": board}
+                             "board": board, **({"sign_key": sign_key} if sign_key else {})}
     journal.close()
     return credentials
 
 
 # --- the referee side: boards, hands, referees ---------------------------------------------
 
+def timed_rulings(session: Session) -> dict[int, tuple[float, float]]:
+    """Time every board move the session rules, keyed by the seq it got: seq -> (handed, committed).
+
+    Keyed by seq, so a hand reads the times of its own move only, never the previous one's."""
+    ruled: dict[int, tuple[float, float]] = {}
+    board_move = session.board_move
+
+    def timed(*args, **kwargs):  # type: ignore[no-untyped-def]
+        handed = time.monotonic()
+        ruling = board_move(*args, **kwargs)
+        ruled[ruling.seq] = (handed, time.monotonic())
+        return ruling
+
+    session.board_move = timed  # type: ignore[method-assign]
+    return ruled
+
+
 def referee_worker(url: str, directory: str, boards: list[str], seconds: float, own_threads: bool,
                    out: mp.Queue, think: tuple[float, float] = THINK) -> None:
     """Run referees for `boards`, play plain moves by hand on their simulated boards."""
-    global THINK
-    THINK = think
     from firmware_bridge.board.sim_source import SimulatedSource
     from firmware_bridge.board.snapshots import Stabiliser
     from firmware_bridge.referee.service import Referee, RefereeSettings
@@ -74,33 +122,40 @@ def referee_worker(url: str, directory: str, boards: list[str], seconds: float, 
     for board_name in boards:
         referee = Referee(RefereeSettings(board_name, Path(directory) / f"{board_name}.db", url,
                                           variant=VARIANT))
+        session = getattr(referee, "stratego", referee.session)  # before the house: referee.session
         board = SimulatedBoard(10, 10)
-        board.set_position(list(referee.session.game.occupied()))
+        board.set_position(list(session.game.occupied()))
         source = SimulatedSource(board, scan_hz=200)
         if own_threads:  # one board: exactly the production path, its own sensor thread
             referee.attach_board(source)
-        else:  # many boards in one process: one loop scans them all (a Pi has one board)
-            referee.stratego.use_board()
+        elif hasattr(session, "use_board"):  # many boards in one process: one loop scans them all
+            session.use_board()
+        else:
+            session.board_input = True
+        ruled = timed_rulings(session)
         referee.start()
-        tables.append({"name": board_name, "referee": referee, "board": board, "source": source,
-                       "stabiliser": Stabiliser(debounce_samples=1, quiet_s=0.02),
+        tables.append({"name": board_name, "referee": referee, "session": session, "board": board,
+                       "source": source, "stabiliser": Stabiliser(debounce_samples=1, quiet_s=0.02),
                        "rng": random.Random(board_name), "next": time.monotonic() + 1.0,
-                       "think": (0.15, 0.35) if own_threads else THINK,
+                       "think": ONE_BOARD_THINK if own_threads else think, "ruled": ruled,
                        "waiting": None})
     stop = threading.Event()
     if not own_threads:
         threading.Thread(target=scan_loop, args=(tables, stop), daemon=True).start()
-    samples = []
+    samples: list[tuple] = []
+    cpu_started = time.process_time()
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         now = time.monotonic()
         for table in tables:
             hand(table, now, samples)
         time.sleep(0.002)
+    cpu_s = time.process_time() - cpu_started
     stop.set()
+    unruled = sum(1 for table in tables if table["waiting"] is not None)
     for table in tables:
         table["referee"].stop()
-    out.put(("referee", samples))
+    out.put(("referee", {"samples": samples, "cpu_s": cpu_s, "unruled": unruled}))
 
 
 def scan_loop(tables: list[dict], stop: threading.Event) -> None:
@@ -123,15 +178,14 @@ def scan_loop(tables: list[dict], stop: threading.Event) -> None:
 
 def hand(table: dict, now: float, samples: list) -> None:
     """One board's player: lift, place, wait for the ruling, think, next move."""
-    referee, board = table["referee"], table["board"]
-    session = referee.session
+    referee, board, session = table["referee"], table["board"], table["session"]
     if table["waiting"] is not None:
         seq = table["waiting"]
-        if session.seq >= seq:
-            ruled_at = referee.last_board_ruling[1] if referee.last_board_ruling else now
+        times = table["ruled"].get(seq)
+        if times is not None:
             # The piece went down when the hand put it there, even if a loaded machine
             # scanned the simulated firmware late: that delay counts against the referee.
-            samples.append((table["name"], seq, table["placed_at"], ruled_at))
+            samples.append((table["name"], seq, table["placed_at"], *times))
             table["waiting"] = None
             table["next"] = now + table["rng"].uniform(*table["think"])
         return
@@ -174,10 +228,12 @@ def client_worker(url: str, directory: str, boards: list[str], seconds: float, o
             client.on_state = on_state
             client.start(wait=None)
             clients.append(client)
+    cpu_started = time.process_time()
     time.sleep(seconds)
+    cpu_s = time.process_time() - cpu_started
     for client in clients:
         client.stop()
-    out.put(("clients", arrivals))
+    out.put(("clients", {"arrivals": arrivals, "cpu_s": cpu_s}))
 
 
 def cpu_times() -> tuple[float, float]:
@@ -193,15 +249,24 @@ def cpu_load(before: tuple[float, float]) -> float:
     return round((after[0] - before[0]) / max(1.0, after[1] - before[1]), 2)
 
 
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+class ImpossibleSplit(RuntimeError):
+    """A move whose split into sensing, ruling and delivery cannot be right: never printed."""
 
 
-def run_case(url: str, boards: int, seconds: float, think: tuple[float, float] = THINK) -> dict:
-    """Prepare `boards` boards, run referees and tablets, return the latency distribution."""
+def split_move(placed: float, handed: float, committed: float, both_hold: float) -> dict[str, float]:
+    """One move's latency and its parts in ms; ImpossibleSplit if a part is negative."""
+    parts = {"sensing": (handed - placed) * 1000, "ruling": (committed - handed) * 1000,
+             "delivery": (both_hold - committed) * 1000, "latency": (both_hold - placed) * 1000}
+    if min(parts.values()) < 0:
+        raise ImpossibleSplit(f"a negative part: {parts}")
+    return parts
+
+
+def run_case(url: str, boards: int, seconds: float, think: tuple[float, float] = THINK,
+             tag: str = "") -> dict:
+    """Prepare `boards` boards, run referees and tablets, return every move's split and the CPU."""
     directory = Path(tempfile.mkdtemp(prefix="arbiter-bench-"))
-    tag = f"{boards}-{int(think[0] * 10)}"
+    tag = tag or f"{boards}-{int(think[0] * 10)}"
     names = [f"bench{tag}-{i:03d}" for i in range(boards)]
     for i, name in enumerate(names):
         for seat, credentials in prepare_board(directory, name, i).items():
@@ -222,34 +287,128 @@ def run_case(url: str, boards: int, seconds: float, think: tuple[float, float] =
     for worker in workers[groups:]:
         worker.start()
     samples, arrivals = [], []
+    referee_cpu_s = tablets_cpu_s = 0.0
+    unruled = 0
     for _ in workers:
         kind, data = out.get(timeout=seconds + 120)
-        (samples if kind == "referee" else arrivals).extend(data)
+        if kind == "referee":
+            samples += data["samples"]
+            referee_cpu_s += data["cpu_s"]
+            unruled += data["unruled"]
+        else:
+            arrivals += data["arrivals"]
+            tablets_cpu_s += data["cpu_s"]
+    busy = cpu_load(cpu_before)
     for worker in workers:
         worker.join(30)
+    shutil.rmtree(directory, ignore_errors=True)  # the journals and credentials of this run
     first_arrival: dict[tuple, dict[str, float]] = {}
     for board, seat, seq, at in arrivals:
         first_arrival.setdefault((board, seq), {}).setdefault(seat, at)
-    latencies, sensing, delivery = [], [], []
+    moves: list[dict[str, float]] = []
     missing = 0
-    busy = cpu_load(cpu_before)
-    for board, seq, changed, ruled in samples:
+    for board, seq, placed, handed, committed in samples:
         seen = first_arrival.get((board, seq), {})
         if len(seen) < 2:
             missing += 1
             continue
-        latencies.append((max(seen.values()) - changed) * 1000)
-        sensing.append((ruled - changed) * 1000)
-        delivery.append((max(seen.values()) - ruled) * 1000)
-    return {"boards": boards, "think_s": list(think) if boards > 1 else [0.15, 0.35],
-            "moves": len(latencies), "missing": missing, "cpu_busy": busy,
-            "sensing_p50_ms": statistics.median(sensing) if sensing else None,
-            "delivery_p50_ms": statistics.median(delivery) if delivery else None,
-            "delivery_p99_ms": percentile(delivery, 99) if delivery else None,
-            "p50_ms": statistics.median(latencies) if latencies else None,
-            "p90_ms": percentile(latencies, 90) if latencies else None,
-            "p99_ms": percentile(latencies, 99) if latencies else None,
-            "max_ms": max(latencies) if latencies else None}
+        try:
+            moves.append(split_move(placed, handed, committed, max(seen.values())))
+        except ImpossibleSplit as error:
+            raise ImpossibleSplit(f"board {board} seq {seq}: {error}") from None
+    return {"code": str(Path(firmware_bridge.__file__).parents[1]), "boards": boards, "think_s": list(think) if boards > 1 else list(ONE_BOARD_THINK),
+            "seconds": seconds, "missing": missing, "unruled": unruled, "cpu_busy": busy,
+            "referee_cpu_s": round(referee_cpu_s, 3), "tablets_cpu_s": round(tablets_cpu_s, 3),
+            **{part: [round(m[part], 3) for m in moves] for part in (*PARTS, "latency")}}
+
+
+def summary(runs: list[dict]) -> dict:
+    """Pooled distributions of one case's runs (one version), with the spread of p99 over runs."""
+    pooled = {part: [v for run in runs for v in run[part]] for part in (*PARTS, "latency")}
+    moves = len(pooled["latency"])
+    per_run = [distribution(run["latency"]) for run in runs if run["latency"]]
+    return {"moves": moves, "runs": len(runs), "latency": distribution(pooled["latency"]),
+            "p50_runs": [d["p50"] for d in per_run], "p99_runs": [d["p99"] for d in per_run], **{part: distribution(pooled[part]) for part in PARTS},
+            "missing": sum(run["missing"] for run in runs), "unruled": sum(run["unruled"] for run in runs),
+            "cpu_busy": [run["cpu_busy"] for run in runs],
+            "referee_cpu_ms_per_move": 1000 * sum(run["referee_cpu_s"] for run in runs) / max(1, moves),
+            "tablets_cpu_ms_per_move": 1000 * sum(run["tablets_cpu_s"] for run in runs) / max(1, moves)}
+
+
+def print_table(case: str, summaries: dict[str, dict]) -> None:
+    """One case, one row per version: latency distribution, its parts, CPU."""
+    print(f"\n{case}")
+    print(f"{'version':<16} {'moves':>6} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} {'max ms':>7} "
+          f"{'p50 of runs':>12} {'p99 of runs':>12} {'lost':>4} {'cpu':>9} {'ref ms/mv':>9} {'tab ms/mv':>9}")
+    for label, s in summaries.items():
+        lat = s["latency"]
+        if not lat["n"]:
+            print(f"{label:<16} no move measured")
+            continue
+        p50s, p99s = (f"{min(s[k]):.0f}-{max(s[k]):.0f}" for k in ("p50_runs", "p99_runs"))
+        busy = "-".join(f"{b:.0%}" for b in sorted({min(s["cpu_busy"]), max(s["cpu_busy"])}))
+        print(f"{label:<16} {s['moves']:>6} {lat['p50']:>7.1f} {lat['p90']:>7.1f} {lat['p99']:>7.1f} "
+              f"{lat['max']:>7.1f} {p50s:>12} {p99s:>12} {s['missing'] + s['unruled']:>4} {busy:>9} "
+              f"{s['referee_cpu_ms_per_move']:>9.2f} {s['tablets_cpu_ms_per_move']:>9.2f}")
+    print(f"{'  split p50/p99':<16} " + "   ".join(f"{part}" for part in PARTS))
+    for label, s in summaries.items():
+        if s["latency"]["n"]:
+            print(f"{label:<16} " + "   ".join(f"{s[part]['p50']:.1f}/{s[part]['p99']:.1f}" for part in PARTS))
+
+
+CAPTION = ("end-to-end: last sensor change -> both tablets hold the decrypted view (real mosquitto)\n"
+           "sensing = piece down -> move handed to the session (firmware debounce + 20 ms stillness); "
+           "ruling = engine + journal fsync;\ndelivery = committed -> both tablets (snapshots, signing, "
+           "sealing, broker, decryption); lost = ruled moves a tablet never saw + moves never ruled;\n"
+           "cpu = whole machine busy; ref/tab ms/mv = CPU of the referee (and simulated scanners) / "
+           "tablet processes per measured move")
+
+
+def cases(args: argparse.Namespace) -> list[tuple[int, tuple[float, float]]]:
+    """(boards, think) of every case the arguments ask for."""
+    paces = [(float(a), float(b)) for a, b in (pace.split("-") for pace in args.paces.split(","))]
+    found = []
+    for count in (int(n) for n in args.boards.split(",")):
+        found += [(count, pace) for pace in (paces if count > 1 else paces[:1])]
+    return found
+
+
+def case_name(boards: int, think: tuple[float, float]) -> str:
+    """How a case is captioned."""
+    pace = "-".join(f"{t:g}" for t in (think if boards > 1 else ONE_BOARD_THINK))
+    return f"{boards} board{'s' if boards > 1 else ''}, think {pace} s"
+
+
+def compare(args: argparse.Namespace) -> int:
+    """Every case against every version, interleaved; a fresh broker for each run."""
+    from firmware_bridge.referee.broker import Mosquitto
+
+    script = Path(__file__).resolve()
+    print(f"# load average before: {load_average()}", file=sys.stderr)
+    with versions(args.against) as found:
+        tables = {}
+        for boards, think in cases(args):
+            def run(version: Version, round_number: int, boards: int = boards,
+                    think: tuple[float, float] = think) -> dict:
+                tag = f"{boards}r{round_number}{found.index(version)}"
+                with Mosquitto() as broker:
+                    result = run_child(version, script, [
+                        "--boards", str(boards), "--paces", "-".join(map(str, think)),
+                        "--seconds", str(args.seconds), "--broker", broker.url, "--tag", tag, "--json"],
+                        timeout=args.seconds * 4 + 300)
+                if Path(result["code"]) != version.root:
+                    raise RuntimeError(f"{version.label}: ran the code in {result['code']}, not {version.root}")
+                print(f"# {case_name(boards, think)}, round {round_number + 1}, {version.label}: "
+                      f"{len(result['latency'])} moves, load {load_average()}", file=sys.stderr)
+                return result
+            runs = interleave(found, args.rounds, run)
+            tables[case_name(boards, think)] = {label: summary(r) for label, r in runs.items()}
+    print(CAPTION)
+    for case, summaries in tables.items():
+        print_table(case, summaries)
+    print(f"\n# load average after: {load_average()}")
+    print(json.dumps(tables))
+    return 0
 
 
 def main() -> int:
@@ -258,26 +417,28 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=45.0)
     parser.add_argument("--paces", default="0.8-1.6,3-6",
                         help="think times (s) between moves per board, for the many-board runs")
+    parser.add_argument("--against", action="append", default=[], metavar="[LABEL=]REV_OR_PATH",
+                        help="also run every case against this git revision or checkout, interleaved")
+    parser.add_argument("--rounds", type=int, default=3, help="with --against: runs of each version")
+    parser.add_argument("--broker", help="an mqtt:// URL to use instead of starting mosquitto")
+    parser.add_argument("--tag", default="", help="board names' tag (unique per run on one broker)")
+    parser.add_argument("--json", action="store_true", help="print one case's raw result as JSON")
     args = parser.parse_args()
-    results = []
-    paces = [tuple(float(x) for x in pace.split("-")) for pace in args.paces.split(",")]
+    if args.against:
+        return compare(args)
+    if args.json:
+        ((boards, think),) = cases(args)
+        print(json.dumps(run_case(args.broker, boards, args.seconds, think, args.tag)))
+        return 0
+    from firmware_bridge.referee.broker import Mosquitto
+
     with Mosquitto() as broker:
-        for count in (int(n) for n in args.boards.split(",")):
-            for pace in (paces if count > 1 else paces[:1]):
-                results.append(run_case(broker.url, count, args.seconds, pace))
-    print("end-to-end: last sensor change -> both tablets hold the decrypted view (real mosquitto)")
-    print(f"{'boards':>6} {'think s':>8} {'moves':>6} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} "
-          f"{'max ms':>8} {'lost':>5} {'cpu':>5}")
-    for r in results:
-        think = "-".join(f"{t:g}" for t in r["think_s"])
-        print(f"{r['boards']:>6} {think:>8} {r['moves']:>6} {r['p50_ms']:>8.1f} {r['p90_ms']:>8.1f} "
-              f"{r['p99_ms']:>8.1f} {r['max_ms']:>8.1f} {r['missing']:>5} {r['cpu_busy']:>5.0%}")
-    print("split: sensing = last change -> ruling (firmware debounce + 20 ms stillness);"
-          " delivery = ruling -> both tablets (journal fsync, encryption, broker, decryption)")
-    for r in results:
-        print(f"{r['boards']:>6} boards: sensing p50 {r['sensing_p50_ms']:.1f} ms, delivery p50 "
-              f"{r['delivery_p50_ms']:.1f} ms, delivery p99 {r['delivery_p99_ms']:.1f} ms")
-    print(json.dumps(results))
+        tables = {case_name(boards, think): {"ours": summary([run_case(broker.url, boards, args.seconds, think)])}
+                  for boards, think in cases(args)}
+    print(CAPTION)
+    for case, summaries in tables.items():
+        print_table(case, summaries)
+    print(json.dumps(tables))
     return 0
 
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import socket
 import ssl
 import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import paho.mqtt.client as mqtt
@@ -56,6 +58,14 @@ class BrokerURL:
         return f"{scheme}://{user}{self.host}:{self.port}"
 
 
+def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
+    """Send each packet at once (TCP_NODELAY): with Nagle's algorithm a small packet written
+    while an earlier one waits for its ACK is held until the ACK, and the peer delays its ACK
+    up to 40 ms; a move's messages (events, snapshots, a reply) went out in such bursts."""
+    with contextlib.suppress(AttributeError, OSError):  # not TCP (a unix socket, a websocket)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 class MqttLink:
     """A connected paho client with remembered subscriptions and reconnect callbacks."""
 
@@ -83,6 +93,7 @@ class MqttLink:
             client.tls_set(ca_certs=ca_file, cert_reqs=ssl.CERT_REQUIRED)
         # A will may be made anew for every connection (the referee's is stamped per connection).
         self._will = will
+        client.on_socket_open = _no_delay
         client.on_connect = self._connected
         client.on_disconnect = self._disconnected
         client.on_message = self._message

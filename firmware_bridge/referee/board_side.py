@@ -63,6 +63,8 @@ class BoardSide:
         self.computer: ComputerSeat | None = None
         self.last_board_ruling: tuple[Any, float] | None = None
         self._last_check: dict | None = None
+        self._check_now: dict | None = None  # the board check of the snapshots being published
+        self._check_published: dict | None = None  # the board check of the last public snapshot
         self.follow_computer_choice()
 
     # -- the computer -----------------------------------------------------------------------
@@ -204,7 +206,7 @@ class BoardSide:
         else:
             self.watcher.refused(observation.move)
         self.announce([ruling])
-        self._last_check = self.board_check()
+        self._last_check = self._check_published  # the snapshots just sent carried it
         self.show_leds()
 
     def play(self, move: Move) -> Ruling:
@@ -249,8 +251,17 @@ class BoardSide:
         check = self.board_check()
         if force or check != self._last_check:
             self._last_check = check
-            self.refresh()
+            self._publishing(check, self.refresh)
             self.show_leds()
+
+    def _publishing(self, check: dict | None, publish: Callable[[], None]) -> None:
+        """Publish with ``check`` just computed (the lock held, nothing changed since) as the
+        state's board check: working it out again for the snapshot would cost as much once more."""
+        self._check_now = check
+        try:
+            publish()
+        finally:
+            self._check_now = None
 
     def show_leds(self) -> None:
         """Light the board's LEDs with the guidance, the replay's next step or the computer's move."""
@@ -267,7 +278,8 @@ class BoardSide:
 
     def state_part(self, state: dict[str, Any]) -> None:
         """The board's part of the public state: check, volcano markers, replay, the computer."""
-        state["board_check"] = self.board_check()
+        check = self._check_now if self._check_now is not None else self.board_check()
+        state["board_check"] = self._check_published = check
         state["volcano_markers"] = volcano_markers(self.session.volcanoes, self.volcano_markers_sensed)
         state["replay"] = self.replay.public()
         computer = self.computer

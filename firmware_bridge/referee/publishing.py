@@ -50,6 +50,8 @@ class Publisher:
         self.seat_parts = list(seat_parts)
         self.followers = list(followers)
         self.clocks = clocks or table.clocks
+        # seat -> (the key it was sealed to, the state): what each seat's tablet holds already
+        self._seat_sent: dict[str, tuple[str | None, dict[str, Any]]] = {}
 
     def public_state(self) -> dict[str, Any]:
         """The public snapshot as it goes out: the table's, with every part added."""
@@ -65,11 +67,22 @@ class Publisher:
             part(seat, state)
         return state
 
-    def snapshots(self) -> None:
-        """The retained public snapshot, then every seat's."""
+    def snapshots(self, only_changed: bool = False) -> None:
+        """The retained public snapshot, then every seat's.
+
+        only_changed: leave out a seat's snapshot that its tablet already holds, word for word
+        (a lift changes the public board check, never a seat's view). Republishing after a
+        hello or a reconnect sends all of them.
+        """
         self.outbox.public("state", self.public_state(), retain=True)
         for seat in contract.SEATS:
-            self.outbox.to_seat(seat, "seat_state", self.seat_state(seat), retain=True)
+            state = self.seat_state(seat)
+            holder = self.table.seats.get(seat)
+            sent = (holder.key if holder else None, state)
+            if only_changed and self._seat_sent.get(seat) == sent:
+                continue
+            self._seat_sent[seat] = sent
+            self.outbox.to_seat(seat, "seat_state", state, retain=True)
 
     def rulings(self, rulings: list[Ruling]) -> None:
         """Announce rulings (and what the followers made of them), then the snapshots."""

@@ -192,7 +192,9 @@ class Referee:
         self.publisher.rulings(rulings)
 
     def _snapshots(self) -> None:
-        self.publisher.snapshots()
+        # The board, storage, pairing or a seat's liveness changed something: a seat's unchanged
+        # snapshot stays put (a new holder of the seat gets it all the same, publishing.py).
+        self.publisher.snapshots(only_changed=True)
 
     # -- what tests, tools and the demo read ------------------------------------------------
     @property

@@ -43,6 +43,7 @@ from engine import (
     Game,
     IllegalMove,
     Move,
+    PlayerView,
     Square,
     TakebackEvent,
     place_volcanoes,
@@ -96,6 +97,8 @@ class Session(SessionCore):
         self.rng = rng or random.SystemRandom()
         self._position: ExpectedPosition | None = None
         self._position_at: tuple[str, int, int] | None = None
+        self._views: dict[Color | None, PlayerView] = {}  # viewer -> view, at _views_at
+        self._views_at: tuple[str, int, int] | None = None
         self._replay()
 
     # -- state ------------------------------------------------------------------------------
@@ -142,6 +145,22 @@ class Session(SessionCore):
             self._position = ExpectedPosition.of(self.game, self.game_id)
             self._position_at = at
         return self._position
+
+    def _view(self, viewer: Color | None) -> dict[str, Any]:
+        """The game's view for ``viewer``, as data of its own for one snapshot.
+
+        A view changes only with a ruling, yet every snapshot (a lift, a presence, a hello)
+        needs it: the engine builds each viewer's view once per ruling (PlayerView is frozen),
+        and each snapshot gets a fresh ``to_dict()`` of it, ten times cheaper than building.
+        """
+        assert self.game is not None
+        at = (self.game_id, self.seq, id(self.game))
+        if self._views_at != at:
+            self._views, self._views_at = {}, at
+        view = self._views.get(viewer)
+        if view is None:
+            view = self._views[viewer] = self.game.view(viewer)
+        return view.to_dict()
 
     def _apply(self, kind: EventType, payload: dict) -> list[Event]:
         """Apply one ruling to the in-memory state; return the engine's events.
@@ -218,7 +237,7 @@ class Session(SessionCore):
         self.draw_offer, self.takeback_offer = before.draw_offer, before.takeback_offer
         for undo in reversed(undos):
             undo()
-        self._position_at = None
+        self._position_at = self._views_at = None
 
     def _running_after(self, kind: EventType, events: list[Any]) -> tuple[str | None, bool] | None:
         """Whose clock runs after the ruling: from the engine's events for a move."""
@@ -379,7 +398,7 @@ class Session(SessionCore):
         """
         return contract.validate("state", {
             "v": 1, "board": board, "game": self.game_id, "seq": self.seq, "phase": self.phase.value,
-            "view": self.game.view(None).to_dict() if self.game else None,
+            "view": self._view(None) if self.game else None,
             "seats": self.seats_summary(online), "clocks": self.clock.to_dict(self.now()),
             "draw_offer": self.draw_offer, "takeback_offer": self.takeback_offer,
             "board_check": None, "variant": self.variant.name,
@@ -393,7 +412,7 @@ class Session(SessionCore):
         record = self.seats.get(seat)
         return cast(SeatState, contract.validate("seat_state", {
             "v": 1, "seat": seat, "game": self.game_id, "seq": self.seq, "phase": self.phase.value,
-            "view": self.game.view(Color(seat)).to_dict() if self.game else None,
+            "view": self._view(Color(seat)) if self.game else None,
             "setup": {s.name: k for s, k in own.items()} if own else None,
             "last_counter": record.last_counter if record else 0}))
 

@@ -3,12 +3,13 @@ follows the referee's presence too still lets its seat client see the referee co
 
 from __future__ import annotations
 
+import socket
 import threading
 
 from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.referee.service import Referee, RefereeSettings
-from tests.firmware_bridge.helpers import requires_mosquitto, start_table
+from tests.firmware_bridge.helpers import requires_mosquitto, start_table, wait_until
 
 pytestmark = requires_mosquitto
 
@@ -78,3 +79,16 @@ def test_a_tablet_whose_app_follows_the_referee_presence_resends_when_the_refere
         assert any(contract.decode("presence", p)["online"] for p in app_heard.payloads)
     finally:
         table.close()
+
+
+def test_the_link_sends_each_packet_at_once_and_again_after_a_reconnect(mosquitto):
+    # Nagle's algorithm would hold a move's later messages until the broker's delayed ACK (40 ms).
+    link = _linked(mosquitto.url, "no-delay")
+    try:
+        assert link.client.socket().getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+        link.client.socket().close()  # the connection drops; the link connects again by itself
+        assert wait_until(lambda: link.connected.is_set() and link.client.socket() is not None
+                          and link.client.socket().fileno() != -1, 10)
+        assert link.client.socket().getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+    finally:
+        link.stop()

@@ -87,6 +87,22 @@ def test_the_heartbeat_is_written_whole_and_private(tmp_path):
     assert Heartbeat(tmp_path / "j.db", wall=lambda: 1012.4).away_s(heartbeat.read()) == 12
 
 
+def test_a_beat_goes_over_the_last_in_place_and_leaves_nothing_of_a_longer_one(tmp_path):
+    # The last run's beat was longer (a long game id, clocks) and left readable by others.
+    path = heartbeat_path(tmp_path / "j.db")
+    path.write_text(json.dumps({"at": 1.0, "game": "x" * 300, "seq": 123456, "clock": {"running": "blue"}}))
+    path.chmod(0o644)
+    file_before = path.stat().st_ino
+    heartbeat = Heartbeat(tmp_path / "j.db", wall=lambda: 2000.0)
+    heartbeat.beat("g", 5, None)
+    assert heartbeat.read() == {"at": 2000.0, "game": "g", "seq": 5, "clock": None}
+    assert path.stat().st_ino == file_before  # written in place: no rename, no flush forced by one
+    assert path.stat().st_mode & 0o077 == 0
+    heartbeat.beat("a-much-longer-game-id" * 20, 6, None)  # longer than the file: it grows
+    heartbeat.beat("g", 7, None)
+    assert heartbeat.read() == {"at": 2000.0, "game": "g", "seq": 7, "clock": None}
+
+
 @requires_mosquitto
 def test_the_restarted_referee_tells_everyone_it_was_away_and_the_clocks_were_paused(mosquitto, tmp_path):
     journal = tmp_path / "journal.db"

@@ -1,7 +1,7 @@
 """The demo without a screen: a scripted game through the real system, told in the terminal.
 
 Two headless tablets (the app's own adapter and table state, without Kivy) pair with the
-referee by putting a piece on the square it names, submit setups, and a pair of scripted
+referee by putting a piece on each of the two squares it names, submit setups, and a pair of scripted
 hands plays moves on the simulated board. Each battle is printed as each tablet tells it.
 """
 

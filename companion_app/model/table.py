@@ -68,6 +68,7 @@ class TableState:
     pairing: dict[str, Any] | None = None
     setup_status: dict[str, str] = field(default_factory=dict)
     setup_errors: list[str] = field(default_factory=list)
+    setup_refusals: list[dict[str, Any]] = field(default_factory=list)  # the same with reason, data
     my_setup: dict[str, str] = field(default_factory=dict)
     sensed: frozenset[str] = frozenset()
     battle: Battle | None = None
@@ -135,6 +136,7 @@ class TableState:
     def _on_setup_status(self, payload: dict[str, Any]) -> None:
         self.setup_status = dict(payload.get("status", {}))
         self.setup_errors = list(payload.get("errors", []))
+        self.setup_refusals = list(payload.get("refusals", []))
 
     def _on_placement(self, payload: dict[str, Any]) -> None:
         self.sensed = frozenset(payload.get("sensed", ()))

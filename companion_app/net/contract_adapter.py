@@ -169,8 +169,10 @@ class ContractTranslator:
             return
         code = reply.get("code") or ""
         message = reply.get("message", "")
-        if code == "invalid-setup":
-            self.deliver("setup_status", {"errors": [message]})
+        if code == "invalid-setup":  # the reason and data let each language word it
+            self.deliver("setup_status", {"errors": [message], "refusals": [
+                {"rule": "nt-setup", "message": message, "reason": reply.get("reason", ""),
+                 "data": reply.get("data") or {}}]})
         elif code == "illegal":
             # The referee says "rule: message" (e.g. "two-squares: ...") for a move from a tablet.
             rule, _, text = message.partition(": ")

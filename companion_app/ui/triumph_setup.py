@@ -93,12 +93,14 @@ class TriumphSetupScreen(MapPanelScreen):
             self.draft = TriumphSetupDraft(self.draft.side)
             self.selected = None
         self.root_app.state.setup_errors = []  # the refusal was about the set-up just dropped
+        self.root_app.state.setup_refusals = []
         self.refresh(self.root_app.state)
 
     def submit(self) -> None:
         """Send the set-up to the referee."""
         if self.draft is not None:
             self.root_app.state.setup_errors = []
+            self.root_app.state.setup_refusals = []
             self.root_app.command("setup", {"setup": self.draft.to_setup()})
 
     # -- drawing --------------------------------------------------------------------------------
@@ -135,10 +137,14 @@ class TriumphSetupScreen(MapPanelScreen):
                       + refusal_sentence(tr, objection, units) + "[/color]", 15)
         else:
             self.line("[color=a5d6a7]" + tr("Your set-up follows the rules.") + "[/color]", 15)
+        worded = {str(r.get("message")): r for r in state.setup_refusals if r.get("reason")}
         for error in state.setup_errors:
-            # the referee's words are English: the objection worded above says the same
+            # the referee's message is English: say it from its reason, or point at the objection
             if objection is not None and error == objection["message"]:
                 said = tr("The referee refused your set-up for this reason.")
+            elif error in worded:
+                units = {str(u.get("id")): u for u in draft.units}
+                said = tr("The referee refused your set-up:") + " " + refusal_sentence(tr, worded[error], units)
             else:
                 said = tr("The referee refused your set-up:") + " " + error
             self.line("[color=ff8a80]" + said + "[/color]", 15)

@@ -307,7 +307,7 @@ class TriumphSession(SessionCore):
         try:
             check_setup(side, setup, self.map)
         except TriumphError as error:
-            raise CommandError("invalid-setup", error.message) from None
+            raise setup_refused(error) from None
         items: list[Item] = [(EventType.SETUP_READY, {"seat": seat, "setup": setup})]
         other = "blue" if seat == "red" else "red"
         if other in self.setups:
@@ -315,7 +315,7 @@ class TriumphSession(SessionCore):
             try:  # the two armies together: no locale of both sides, capacities
                 TriumphGame.from_setups(namespaced(both["blue"], "F."), namespaced(both["red"], "A."))
             except TriumphError as error:
-                raise CommandError("invalid-setup", error.message) from None
+                raise setup_refused(error) from None
             items.append((EventType.GAME_START, {}))
         return items
 
@@ -390,6 +390,13 @@ def fitted(state: dict[str, Any], limit: int = crypto.PADDED_SIZE - ENVELOPE_MAR
 def _packed(body: dict[str, Any]) -> int:
     """About what the body takes in a sealed envelope (compressed JSON, as crypto packs it)."""
     return len(zlib.compress(json.dumps(body, separators=(",", ":")).encode(), 6))
+
+
+def setup_refused(error: TriumphError) -> CommandError:
+    """The engine's objection to a set-up as the referee's refusal, its reason and data kept for
+    the tablet to word in its language."""
+    return CommandError("invalid-setup", error.message, getattr(error, "reason", ""),
+                        getattr(error, "data", None))
 
 
 def namespaced(setup: dict[str, Any], prefix: str) -> dict[str, Any]:

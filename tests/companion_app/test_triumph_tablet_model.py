@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from companion_app.i18n.catalog import Translator
+from companion_app.i18n.triumph_refusals import refusal_sentence
 from companion_app.i18n.triumph_tablet_texts import (
     commands_text,
     decision_text,
@@ -216,6 +217,16 @@ def test_the_setup_object_passes_through_and_a_setup_refusal_is_shown():
     assert blue.triumph.setup == setup and blue.phase == "placing"
     adapter.reply({"ok": False, "code": "invalid-setup", "message": "french set-up: no"})
     assert blue.setup_errors == ["french set-up: no"]
+
+
+def test_a_setup_refusal_only_the_referee_saw_is_worded_in_the_tablets_language():
+    blue, adapter = tablet(None, "blue", phase="setup", setup=standard_setup("french"))
+    adapter.reply({"ok": False, "code": "invalid-setup", "reason": "setup-together",
+                   "message": "set-up: R64 is over capacity", "data": {"side": None, "problem": "R64"}})
+    (refusal,) = blue.setup_refusals
+    assert refusal["reason"] == "setup-together" and refusal["message"] == blue.setup_errors[0]
+    german = refusal_sentence(Translator("de"), refusal)
+    assert german and "capacity" not in german and german != refusal_sentence(Translator("en"), refusal)
 
 
 def test_the_setup_draft_starts_standard_and_the_engine_judges_each_change():

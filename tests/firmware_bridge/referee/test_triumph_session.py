@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from engine.triumph.refusals import REASONS
 from engine.triumph.standard import standard_setup
 from firmware_bridge.bot.triumph_script import choose_action
 from firmware_bridge.protocol import contract
@@ -78,6 +79,8 @@ def test_a_broken_set_up_is_refused_with_the_rule_and_changes_nothing(tmp_path):
     broken["units"] = broken["units"][1:]  # a block short of the order of battle
     reply, rulings = tablets.send("blue", Command.SETUP, setup=broken)
     assert not reply["ok"] and reply["code"] == "invalid-setup" and "order of battle" in reply["message"]
+    assert reply["reason"] and reply["reason"] in REASONS  # each language words it from the reason
+    assert reply["data"]["side"] == "french"
     assert rulings == [] and session.seq == 0 and session.ready_seats() == set()
 
 

@@ -169,10 +169,12 @@ class ContractTranslator:
             return
         code = reply.get("code") or ""
         message = reply.get("message", "")
-        if code == "invalid-setup":  # the reason and data let each language word it
-            self.deliver("setup_status", {"errors": [message], "refusals": [
-                {"rule": "nt-setup", "message": message, "reason": reply.get("reason", ""),
-                 "data": reply.get("data") or {}}]})
+        if code == "invalid-setup":
+            status: dict[str, Any] = {"errors": [message]}
+            if reply.get("reason"):  # an engine's reason and data: each language words it
+                status["refusals"] = [{"rule": "nt-setup", "message": message, "reason": reply["reason"],
+                                       "data": reply.get("data") or {}}]
+            self.deliver("setup_status", status)
         elif code == "illegal":
             # The referee says "rule: message" (e.g. "two-squares: ...") for a move from a tablet.
             rule, _, text = message.partition(": ")

@@ -125,6 +125,7 @@ class SeatClient(SequencedClient):
         self.resend_after = 2.0  # seconds without a reply before a command goes again
         self.alive_every = ALIVE_SECONDS  # the sealed heartbeat that keeps the seat "here"
         self._alive_at = 0.0
+        self._asked_at = 0.0  # when the pairing request last went out
         self._resender = threading.Thread(target=self._resend_loop, name="seat-resend", daemon=True)
         self._stopped = threading.Event()
         self.pairing = PairingClient(self.topics, self.client_id, self.key, self.link.publish)
@@ -180,6 +181,7 @@ class SeatClient(SequencedClient):
         contract.check_seat(seat)
         with self._lock:
             self.pairing.ask(seat, self.name)
+            self._asked_at = time.monotonic()
 
     def send_code(self, code: str) -> None:
         """Answer a ``method: code`` challenge with the six digits the referee shows."""
@@ -411,6 +413,11 @@ class SeatClient(SequencedClient):
                     self._sent_at[command_id] = now
             for _, (topic, envelope) in due:
                 self.link.publish(topic, envelope)
+            with self._lock:  # a request whose answer was lost (sent before our subscription
+                # held) goes again while unanswered; the referee answers a repeat as the same one
+                if not self.paired and self._asked_at and now - self._asked_at >= self.resend_after:
+                    self._asked_at = now
+                    self.pairing.resend_request()
             if self.paired and now - self._alive_at >= self.alive_every:
                 self.send_alive()
 
@@ -423,6 +430,9 @@ class SeatClient(SequencedClient):
     def stop(self) -> None:
         """Stop resending, say offline (sealed, so the seat is free at once) and disconnect."""
         self._stopped.set()
+        if self._resender.is_alive() and self._resender is not threading.current_thread():
+            # a beat the loop was still sending must not land after the offline one
+            self._resender.join(timeout=5)
         if self.link.connected.is_set():
             self.send_alive(online=False)
         super().stop()

@@ -287,8 +287,8 @@ class SeatClient(SequencedClient):
     def send_alive(self, online: bool = True) -> None:
         """The sealed heartbeat that tells the referee this tablet still holds its seat."""
         with self._lock:
-            if not self._channel or not self.seat:
-                return
+            if not self._channel or not self.seat or (online and self._stopped.is_set()):
+                return  # a stopped tablet says only that it is gone
             counter = max(self._counter + 1, time.time_ns() // 1000)
             self._counter = counter
             topic = self.topics.seat_command(self.seat)
@@ -296,7 +296,9 @@ class SeatClient(SequencedClient):
             envelope = self._channel.seal({"topic": topic, "seat": self.seat, "alive": counter,
                                            "run": self.fresh.min_run}, body)
             self._alive_at = time.monotonic()
-        self.link.publish(topic, envelope)
+            # Published under the lock: beats leave in the order of their counters, so an
+            # "alive" of another thread never lands after the "gone" that follows it.
+            self.link.publish(topic, envelope)
 
     # -- incoming ----------------------------------------------------------------------------
     def _open(self, topic: str, raw: bytes, kind: str) -> tuple[dict, dict] | None:

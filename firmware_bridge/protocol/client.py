@@ -432,9 +432,6 @@ class SeatClient(SequencedClient):
     def stop(self) -> None:
         """Stop resending, say offline (sealed, so the seat is free at once) and disconnect."""
         self._stopped.set()
-        if self._resender.is_alive() and self._resender is not threading.current_thread():
-            # a beat the loop was still sending must not land after the offline one
-            self._resender.join(timeout=5)
         if self.link.connected.is_set():
             self.send_alive(online=False)
         super().stop()

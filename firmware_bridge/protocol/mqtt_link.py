@@ -81,7 +81,13 @@ class MqttLink:
         self._handlers: dict[str, list[Handler]] = {}
         self._on_connected: list[Callable[[], None]] = []
         self.handler_failures: Counter[tuple[str, str]] = Counter()
+        # Guards the handlers, `connected` and the held messages together: paho opens a socket
+        # and only then queues its CONNECT, and a packet another thread sent in between went
+        # first, which a broker answers by dropping the connection (MQTT-3.1.0-1). So nothing
+        # is handed to paho unless the broker has accepted the connection; what comes before
+        # is held and sent, in order, once it has.
         self._lock = threading.Lock()
+        self._held: list[tuple[str, bytes, bool, int]] = []
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
                              protocol=mqtt.MQTTv311, clean_session=True)
         client.max_inflight_messages_set(200)
@@ -111,8 +117,8 @@ class MqttLink:
             handlers = self._handlers.setdefault(topic_filter, [])
             if handler not in handlers:
                 handlers.append(handler)
-        if self.connected.is_set():
-            self.client.subscribe(topic_filter, qos=1)
+            if self.connected.is_set():
+                self.client.subscribe(topic_filter, qos=1)
 
     def unsubscribe(self, topic_filter: str, handler: Handler | None = None) -> None:
         """Forget one handler of a subscription (None: all of them); the last one gone ends it."""
@@ -122,17 +128,21 @@ class MqttLink:
                 handlers.remove(handler)
             if handler is None or not handlers:
                 self._handlers.pop(topic_filter, None)
-            ended = topic_filter not in self._handlers
-        if ended and self.connected.is_set():
-            self.client.unsubscribe(topic_filter)
+            if topic_filter not in self._handlers and self.connected.is_set():
+                self.client.unsubscribe(topic_filter)
 
     def on_connected(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` (on the network thread) after every connect, once subscriptions are sent."""
         self._on_connected.append(callback)
 
-    def publish(self, topic: str, payload: bytes, retain: bool = False, qos: int = 1) -> mqtt.MQTTMessageInfo:
-        """Queue a message; paho sends it as soon as the link is up."""
-        return self.client.publish(topic, payload, qos=qos, retain=retain)
+    def publish(self, topic: str, payload: bytes, retain: bool = False,
+                qos: int = 1) -> mqtt.MQTTMessageInfo | None:
+        """Send a message, or hold it until the broker accepts the connection (then None)."""
+        with self._lock:
+            if not self.connected.is_set():
+                self._held.append((topic, payload, retain, qos))
+                return None
+            return self.client.publish(topic, payload, qos=qos, retain=retain)
 
     def start(self, wait: float | None = 10.0) -> bool:
         """Connect in the background; optionally wait up to ``wait`` seconds for the first connect."""
@@ -146,10 +156,11 @@ class MqttLink:
         if farewell and self.connected.is_set():
             info = self.publish(*farewell)
             with contextlib.suppress(RuntimeError, ValueError):
-                info.wait_for_publish(timeout=2)
+                if info is not None:
+                    info.wait_for_publish(timeout=2)
+        self._went_down()
         self.client.disconnect()
         self.client.loop_stop()
-        self.connected.clear()
 
     def reconnect_as(self, username: str, password: str) -> None:
         """Switch to another broker account (e.g. the seat account from pairing) and reconnect."""
@@ -159,6 +170,7 @@ class MqttLink:
         threading.Thread(target=self._restart, name="mqtt-reconnect", daemon=True).start()
 
     def _restart(self) -> None:
+        self._went_down()
         self.client.disconnect()
         self.client.loop_stop()
         self._set_will()
@@ -172,9 +184,12 @@ class MqttLink:
             return
         with self._lock:
             filters = list(self._handlers)
-        if filters:
-            client.subscribe([(f, 1) for f in filters])
-        self.connected.set()
+            if filters:
+                client.subscribe([(f, 1) for f in filters])
+            self.connected.set()
+            held, self._held = self._held, []
+            for topic, payload, retain, qos in held:
+                client.publish(topic, payload, qos=qos, retain=retain)
         log.info("connected to %s as %s", self.url, self.client_id)
         for callback in self._on_connected:
             try:
@@ -184,10 +199,15 @@ class MqttLink:
 
     def _disconnected(self, client: mqtt.Client, userdata: object, flags: object,
                       reason: mqtt.ReasonCode, properties: object) -> None:
-        self.connected.clear()
+        self._went_down()
         if callable(self._will):
             self._set_will()  # before paho reconnects: the next connection's own will
         log.info("disconnected from %s (%s); paho reconnects", self.url, reason)
+
+    def _went_down(self) -> None:
+        # From here on publishes are held, so none can slip in before the next CONNECT.
+        with self._lock:
+            self.connected.clear()
 
     def _message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         with self._lock:

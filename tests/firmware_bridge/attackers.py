@@ -30,7 +30,10 @@ class Stranger:
 
     def replay(self, topic: str, payload: bytes, retain: bool = False) -> None:
         """Publish a copy of something heard (or anything else)."""
-        self.link.publish(topic, payload, retain=retain).wait_for_publish(5)
+        assert self.link.connected.wait(10), "the attacker lost its connection"
+        sent = self.link.publish(topic, payload, retain=retain)
+        assert sent is not None
+        sent.wait_for_publish(5)
 
     def stop(self) -> None:
         self.link.stop()

@@ -6,12 +6,12 @@ from __future__ import annotations
 import socket
 import threading
 
+import pytest
+
 from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.referee.service import Referee, RefereeSettings
-from tests.firmware_bridge.helpers import requires_mosquitto, start_table, wait_until
-
-pytestmark = requires_mosquitto
+from tests.firmware_bridge.helpers import start_table, wait_until
 
 
 class Heard:
@@ -40,7 +40,9 @@ def _linked(url: str, name: str) -> MqttLink:
 def test_two_handlers_of_one_topic_both_hear_every_message(mosquitto):
     sender = _linked(mosquitto.url, "sender")
     # Retained, so the listener hears it whenever its subscription reaches the broker.
-    sender.publish("t/a", b"1", retain=True).wait_for_publish(timeout=10)
+    sent = sender.publish("t/a", b"1", retain=True)
+    assert sent is not None
+    sent.wait_for_publish(timeout=10)
     listener = MqttLink(mosquitto.url, "listener")
     first, second = Heard(), Heard()
     listener.subscribe("t/a", first)
@@ -92,3 +94,46 @@ def test_the_link_sends_each_packet_at_once_and_again_after_a_reconnect(mosquitt
         assert link.client.socket().getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
     finally:
         link.stop()
+
+
+@pytest.mark.parametrize("broker", ["embedded", "mosquitto"])
+def test_a_message_sent_while_the_link_connects_follows_the_connect_and_arrives(broker, request):
+    # paho opens the socket, then queues CONNECT: a publish from another thread in between
+    # went out first, and a broker drops a connection whose first packet is not CONNECT
+    # (MQTT-3.1.0-1). The display's pairing request, sent right after start(), hit that window.
+    url = request.getfixturevalue(broker).url
+    listener = _linked(url, "listener")
+    heard = Heard()
+    listener.subscribe("t/early", heard)
+    assert wait_until(lambda: listener.connected.is_set(), 10)
+    link = MqttLink(url, "early")
+    socket_open, sent = threading.Event(), threading.Event()
+    dropped: list[object] = []
+    opened = link.client.on_socket_open
+
+    def hold_the_connect(client, userdata, sock):
+        opened(client, userdata, sock)
+        if not socket_open.is_set():  # the first connection only: a reconnect goes on at once
+            socket_open.set()
+            sent.wait(10)
+
+    link.client.on_socket_open = hold_the_connect
+    link.on_connected(lambda: None)
+    disconnected = link.client.on_disconnect
+
+    def count_drops(*args):
+        dropped.append(args)
+        disconnected(*args)
+
+    link.client.on_disconnect = count_drops
+    try:
+        link.start(wait=None)
+        assert socket_open.wait(10)
+        link.publish("t/early", b"hello")  # on this thread, between the socket and its CONNECT
+        sent.set()
+        assert heard.wait_for(1), "the message sent while connecting never arrived"
+        assert heard.payloads == [b"hello"]
+        assert not dropped, "the broker dropped the connection"
+    finally:
+        link.stop()
+        listener.stop()

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from firmware_bridge.bot.board import ATTACKER_WINS, BOTH_DIE, DEFENDER_WINS, EMPTY, SearchBoard
 from firmware_bridge.bot.evaluation import loss_aversion
+from firmware_bridge.bot.perception import Perception
 
 # A won game in material units: about a whole army (classic: ~650), so that a small chance of
 # finding the flag in one world does not outweigh losing real pieces in all the others.
@@ -121,24 +122,22 @@ def _terminal(board: SearchBoard, side: int) -> float:
     return WIN if board.winner == side else -WIN
 
 
-def capture_after(board: SearchBoard, side: int, before: list[tuple[int, int]], origin: int,
-                  target: int, values: Values) -> float:
-    """`side`'s best battle gain after the opponent moved origin -> target, from the attacks
-    `side` had before that move (still valid ones) plus the attacks on the moved piece.
+def counter_attacks(board: SearchBoard, side: int, before: list[tuple[int, int]], origin: int,
+                    target: int) -> list[tuple[int, int]]:
+    """`side`'s attacks (attacker, defender pieces) after the opponent moved origin -> target:
+    those `side` had before that move (still valid ones) plus the attacks on the moved piece.
 
     Scout rays the move opened or closed beyond those two squares are not rescanned: this is the
     quiescence step of a shallow search, not a move generator."""
     cells, colors, kinds = board.cells, board.color, board.kind
-    best = 0.0
+    found = []
     for a, d in before:
         attacker, defender = cells[a], cells[d]
         if attacker >= 0 and defender >= 0 and colors[attacker] == side and colors[defender] != side:
-            gain = battle_gain(board, attacker, defender, values)
-            if gain > best:
-                best = gain
+            found.append((attacker, defender))
     defender = cells[target]
     if defender < 0 or colors[defender] == side:
-        return best
+        return found
     mobile, scout = board.rules.mobile, board.rules.scout
     run = board.runs[side]
     shuffler = run[0] if run is not None and run[4] >= board.rules.limit else -1
@@ -151,10 +150,19 @@ def capture_after(board: SearchBoard, side: int, before: list[tuple[int, int]], 
             if (attacker >= 0 and colors[attacker] == side and mobile[kinds[attacker]]
                     and (distance == 0 or (scout[kinds[attacker]] and strike))
                     and not (attacker == shuffler and board._refused(attacker, square, target))):
-                gain = battle_gain(board, attacker, defender, values)
-                if gain > best:
-                    best = gain
+                found.append((attacker, defender))
             break
+    return found
+
+
+def capture_after(board: SearchBoard, side: int, before: list[tuple[int, int]], origin: int,
+                  target: int, values: Values) -> float:
+    """`side`'s best battle gain after the opponent moved origin -> target (`counter_attacks`)."""
+    best = 0.0
+    for attacker, defender in counter_attacks(board, side, before, origin, target):
+        gain = battle_gain(board, attacker, defender, values)
+        if gain > best:
+            best = gain
     return best
 
 
@@ -288,10 +296,68 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
     return best
 
 
+def _our_capture(board: SearchBoard, me: int, pairs: list[tuple[int, int]], values: Values,
+                 model: Perception) -> tuple[float, float, list[int]]:
+    """Our capture step among these attacks: the true gain of the capture we would choose by our
+    beliefs, the gain the opponent fears from us by what it knows, and the pieces it sees at risk."""
+    choice = true = feared = 0.0
+    victims = []
+    for attacker, defender in pairs:
+        expected = model.our_attack(board, attacker, defender)
+        if expected > choice:
+            choice, true = expected, battle_gain(board, attacker, defender, values)
+        seen = model.seen_attack(board, attacker, defender)
+        if seen > feared:
+            feared = seen
+        if expected > 0.0 or seen > 0.0:
+            victims.append(defender)
+    return true, feared, victims
+
+
+def informed_reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
+                         model: Perception, flag: int = -1) -> float:
+    """The opponent (to move) picks the answer that looks best by what it can know of our pieces
+    (`model`); the value for it of that answer in this world, after our capture step (chosen by
+    our beliefs, scored by the world). Ties go to the answer truly better for it."""
+    opponent = 1 - me
+    cells = board.cells
+    before = attacks(board, me)
+    true_capture, feared, victims = _our_capture(
+        board, me, [(cells[o], cells[t]) for o, t in before], values, model)
+    exposed = FLAG_THREAT if flag_threatened(board, me, flag, values) else 0.0
+    best_seen, best_true = exposed - feared, exposed - true_capture  # a quiet move elsewhere
+    replies = attacks(board, opponent)
+    for victim in victims:
+        replies.extend(board.moves_of(victim))
+    if board.mobile_count[opponent] <= 3 and not board.moves(opponent):
+        return -WIN  # it cannot move and loses
+    for origin, target in replies:
+        defender = cells[target]
+        seen = model.their_attack(board, cells[origin], defender) if defender >= 0 else 0.0
+        undo = board.make(origin, target)
+        stats.positions += 1
+        if board.finished:
+            true = _terminal(board, opponent)
+        else:
+            pairs = counter_attacks(board, me, before, origin, target)
+            capture, fear, _ = _our_capture(board, me, pairs, values, model)
+            true = _move_gain(board, undo, values) - capture
+            seen -= fear
+            if flag_threatened(board, me, flag, values):
+                true += FLAG_THREAT
+                seen += FLAG_THREAT
+        board.unmake(undo)
+        if seen > best_seen or (seen == best_seen and true > best_true):
+            best_seen, best_true = seen, true
+    return best_true
+
+
 def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], values: Values,
                  replies: bool, deadline: float | None, stats: SearchStats,
-                 deep: bool = False) -> list[float] | None:
-    """The value of each root move in this world; None when the deadline passed before the end."""
+                 deep: bool = False, model: Perception | None = None) -> list[float] | None:
+    """The value of each root move in this world; None when the deadline passed before the end.
+
+    With `model` both sides choose by what they know (`perception.py`), not by the world."""
     result: list[float] = []
     flag = flag_square(board, me)
     for index, (origin, target) in enumerate(moves):
@@ -301,6 +367,9 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
         stats.positions += 1
         if board.finished:
             value = _terminal(board, me)
+        elif replies and model is not None:
+            value = _move_gain(board, undo, values) - informed_reply_value(
+                board, me, values, stats, model, flag)
         elif replies:
             value = _move_gain(board, undo, values) - reply_value(board, me, values, stats, flag, deep)
         else:

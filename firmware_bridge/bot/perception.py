@@ -51,25 +51,27 @@ class Perception:
                 self.enemy[piece] = [(board.kind[piece], 1.0)]
         # The opponent's view of each of our pieces: its kind when seen, else the kinds our
         # unseen pieces still are (movers only for a piece that moved).
+        self.seen = {p for p in pieces if board.color[p] == me and board.ident[p] in known_to_opponent}
         unseen = Counter(board.kind[p] for p in pieces if board.color[p] == me
-                         and board.square[p] >= 0 and board.ident[p] not in known_to_opponent)
-        pools = {still: self._shares(unseen, still) for still in (True, False)}
-        self.ours: dict[int, tuple[list[tuple[int, float]], float]] = {}
-        for piece in pieces:
-            if board.color[piece] != me:
-                continue
-            if board.ident[piece] in known_to_opponent or not unseen:
-                self.ours[piece] = ([(board.kind[piece], 1.0)], 0.0)
-            elif board.moved[piece]:
-                self.ours[piece] = (pools[False] or [(board.kind[piece], 1.0)], HIDDEN_MOVED)
-            else:
-                self.ours[piece] = (pools[True], HIDDEN_STILL)
+                         and board.square[p] >= 0 and p not in self.seen)
+        self.pools = {moved: self._shares(unseen, moved) for moved in (False, True)}
         self._our_attack: dict[tuple[int, int], float] = {}
-        self._their_attack: dict[tuple[int, int], float] = {}
-        self._seen_attack: dict[tuple[int, int], float] = {}
+        self._their_attack: dict[tuple[int, int, bool], float] = {}
+        self._seen_attack: dict[tuple[int, int, bool], float] = {}
 
-    def _shares(self, unseen: Counter[int], still: bool) -> list[tuple[int, float]]:
-        kinds = {k: n for k, n in unseen.items() if still or self.rules.mobile[k]}
+    def ours(self, board: SearchBoard, piece: int, shown: int = -1) -> tuple[list[tuple[int, float]], float]:
+        """What our piece may be in the opponent's eyes: (kind code, share) pairs and how much of
+        a guess that is (`SearchBoard.hidden`). `shown`: a piece of ours that fought in this line."""
+        if piece in self.seen or piece == shown:
+            return [(board.kind[piece], 1.0)], 0.0
+        moved = board.moved[piece]
+        pool = self.pools[moved]
+        if not pool:
+            return [(board.kind[piece], 1.0)], 0.0
+        return pool, HIDDEN_MOVED if moved else HIDDEN_STILL
+
+    def _shares(self, unseen: Counter[int], moved: bool) -> list[tuple[int, float]]:
+        kinds = {k: n for k, n in unseen.items() if not moved or self.rules.mobile[k]}
         total = sum(kinds.values())
         return [(k, n / total) for k, n in kinds.items()] if total else []
 
@@ -86,8 +88,11 @@ class Perception:
             return -lost
         return theirs[defender_kind] - lost
 
-    def our_attack(self, board: SearchBoard, attacker: int, defender: int) -> float:
-        """The gain we expect attacking this enemy piece with this piece of ours (beliefs)."""
+    def our_attack(self, board: SearchBoard, attacker: int, defender: int, shown: int = -1) -> float:
+        """The gain we expect attacking this enemy piece with this piece of ours (beliefs; the
+        truth for `shown`, an enemy piece that fought in this line)."""
+        if defender == shown:
+            return self._gain(board.kind[attacker], board.kind[defender], self.me, 0.0)
         key = (attacker, defender)
         found = self._our_attack.get(key)
         if found is None:
@@ -97,25 +102,29 @@ class Perception:
             self._our_attack[key] = found
         return found
 
-    def their_attack(self, board: SearchBoard, attacker: int, defender: int) -> float:
+    def their_attack(self, board: SearchBoard, attacker: int, defender: int, shown: int = -1) -> float:
         """The gain the opponent expects attacking this piece of ours with its piece (of the
         kind the world gives it): what it can know of ours, averaged."""
         kind = board.kind[attacker]
-        key = (kind, defender)
+        if defender in self.seen or defender == shown:
+            return self._gain(kind, board.kind[defender], 1 - self.me, 0.0)
+        key = (kind, defender, board.moved[defender])
         found = self._their_attack.get(key)
         if found is None:
-            shares, guess = self.ours[defender]
+            shares, guess = self.ours(board, defender)
             found = sum(p * self._gain(kind, k, 1 - self.me, guess) for k, p in shares)
             self._their_attack[key] = found
         return found
 
-    def seen_attack(self, board: SearchBoard, attacker: int, defender: int) -> float:
+    def seen_attack(self, board: SearchBoard, attacker: int, defender: int, shown: int = -1) -> float:
         """The gain the opponent expects us to make attacking its piece with this one of ours."""
         kind = board.kind[defender]
-        key = (attacker, kind)
+        if attacker in self.seen or attacker == shown:
+            return self._gain(board.kind[attacker], kind, self.me, 0.0)
+        key = (attacker, kind, board.moved[attacker])
         found = self._seen_attack.get(key)
         if found is None:
-            shares, _ = self.ours[attacker]
+            shares, _ = self.ours(board, attacker)
             found = sum(p * self._gain(k, kind, self.me, 0.0) for k, p in shares)
             self._seen_attack[key] = found
         return found

@@ -297,16 +297,18 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
 
 
 def _our_capture(board: SearchBoard, me: int, pairs: list[tuple[int, int]], values: Values,
-                 model: Perception) -> tuple[float, float, list[int]]:
+                 model: Perception, shown: tuple[int, int] = (-1, -1)) -> tuple[float, float, list[int]]:
     """Our capture step among these attacks: the true gain of the capture we would choose by our
-    beliefs, the gain the opponent fears from us by what it knows, and the pieces it sees at risk."""
+    beliefs, the gain the opponent fears from us by what it knows, and the pieces it sees at risk.
+    `shown`: our piece and the enemy piece that fought in this line (both sides know them)."""
     choice = true = feared = 0.0
     victims = []
+    ours_shown, theirs_shown = shown
     for attacker, defender in pairs:
-        expected = model.our_attack(board, attacker, defender)
+        expected = model.our_attack(board, attacker, defender, theirs_shown)
         if expected > choice:
             choice, true = expected, battle_gain(board, attacker, defender, values)
-        seen = model.seen_attack(board, attacker, defender)
+        seen = model.seen_attack(board, attacker, defender, ours_shown)
         if seen > feared:
             feared = seen
         if expected > 0.0 or seen > 0.0:
@@ -314,33 +316,65 @@ def _our_capture(board: SearchBoard, me: int, pairs: list[tuple[int, int]], valu
     return true, feared, victims
 
 
+def _informed_leaf(board: SearchBoard, me: int, capture: float, feared: float, values: Values,
+                   model: Perception, shown: int = -1) -> tuple[float, float]:
+    """`leaf_value` with the opponent's next attacks those that look good to it: (our true
+    value, the value it expects of us) at the end of the line, our side to move."""
+    cells = board.cells
+    picks = []
+    for origin, target in attacks(board, 1 - me):
+        attacker, victim = cells[origin], cells[target]
+        seen = model.their_attack(board, attacker, victim, shown)
+        if seen > 0.0:
+            picks.append((seen, battle_gain(board, attacker, victim, values), victim))
+    if not picks:
+        return capture, feared
+    picks.sort(reverse=True)
+    seen_first, true_first, first_victim = picks[0]
+    other = next((pick for pick in picks[1:] if pick[2] != first_victim), None)
+    seen_second, true_second = (other[0], other[1]) if other is not None else (0.0, 0.0)
+    return (max(capture - true_first, -true_second), max(feared - seen_first, -seen_second))
+
+
 def informed_reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
-                         model: Perception, flag: int = -1) -> float:
+                         model: Perception, flag: int = -1, deep: bool = False,
+                         shown: tuple[int, int] = (-1, -1)) -> float:
     """The opponent (to move) picks the answer that looks best by what it can know of our pieces
     (`model`); the value for it of that answer in this world, after our capture step (chosen by
-    our beliefs, scored by the world). Ties go to the answer truly better for it."""
+    our beliefs, scored by the world). Ties go to the answer truly better for it. `deep`: its
+    quiet approaches count too, and the end of each line counts the threats it would carry out
+    that we cannot parry at once (`_informed_leaf`). `shown`: our piece and the enemy piece that
+    fought at the root, known to both sides from then on."""
     opponent = 1 - me
     cells = board.cells
     before = attacks(board, me)
     true_capture, feared, victims = _our_capture(
-        board, me, [(cells[o], cells[t]) for o, t in before], values, model)
+        board, me, [(cells[o], cells[t]) for o, t in before], values, model, shown)
+    if deep:
+        true_capture, feared = _informed_leaf(board, me, true_capture, feared, values, model,
+                                              shown[0])
     exposed = FLAG_THREAT if flag_threatened(board, me, flag, values) else 0.0
     best_seen, best_true = exposed - feared, exposed - true_capture  # a quiet move elsewhere
     replies = attacks(board, opponent)
     for victim in victims:
         replies.extend(board.moves_of(victim))
+    if deep:
+        replies.extend(approaches(board, opponent))
     if board.mobile_count[opponent] <= 3 and not board.moves(opponent):
         return -WIN  # it cannot move and loses
     for origin, target in replies:
-        defender = cells[target]
-        seen = model.their_attack(board, cells[origin], defender) if defender >= 0 else 0.0
+        attacker, defender = cells[origin], cells[target]
+        seen = model.their_attack(board, attacker, defender, shown[0]) if defender >= 0 else 0.0
+        fought = (defender, attacker) if defender >= 0 else shown
         undo = board.make(origin, target)
         stats.positions += 1
         if board.finished:
             true = _terminal(board, opponent)
         else:
             pairs = counter_attacks(board, me, before, origin, target)
-            capture, fear, _ = _our_capture(board, me, pairs, values, model)
+            capture, fear, _ = _our_capture(board, me, pairs, values, model, fought)
+            if deep:
+                capture, fear = _informed_leaf(board, me, capture, fear, values, model, fought[0])
             true = _move_gain(board, undo, values) - capture
             seen -= fear
             if flag_threatened(board, me, flag, values):
@@ -368,8 +402,9 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
         if board.finished:
             value = _terminal(board, me)
         elif replies and model is not None:
+            fought = (undo[2], undo[3]) if undo[3] != EMPTY else (-1, -1)
             value = _move_gain(board, undo, values) - informed_reply_value(
-                board, me, values, stats, model, flag)
+                board, me, values, stats, model, flag, deep, fought)
         elif replies:
             value = _move_gain(board, undo, values) - reply_value(board, me, values, stats, flag, deep)
         else:

@@ -6,7 +6,7 @@ from engine import Square, get_variant
 from firmware_bridge.bot.board import BLUE, RED, SearchBoard, rules_for
 from firmware_bridge.bot.evaluation import kind_values
 from firmware_bridge.bot.perception import Perception
-from firmware_bridge.bot.search import SearchStats, informed_reply_value, reply_value
+from firmware_bridge.bot.search import SearchStats, informed_reply_value, reply_value, search_world
 from firmware_bridge.bot.seat import HIDDEN_MOVED, HIDDEN_STILL
 
 CLASSIC = get_variant("classic")
@@ -95,8 +95,24 @@ def test_what_the_opponent_can_know_of_our_pieces() -> None:
     board.add(index("j10"), BLUE, "flag", 11, hidden=HIDDEN_MOVED)
     model = Perception(board, RED, WORTH, {11: {"flag": 1.0}}, known_to_opponent={4})
     code = RULES.code
-    kinds, guess = model.ours[still]
+    kinds, guess = model.ours(board, still)
     assert dict(kinds) == {code["flag"]: 1 / 3, code["bomb"]: 1 / 3, code["scout"]: 1 / 3}
     assert guess == HIDDEN_STILL
-    assert model.ours[moved] == ([(code["scout"], 1.0)], HIDDEN_MOVED)  # it moved: no bomb or flag
-    assert model.ours[shown] == ([(code["miner"], 1.0)], 0.0)
+    assert model.ours(board, moved) == ([(code["scout"], 1.0)], HIDDEN_MOVED)  # no bomb or flag
+    assert model.ours(board, shown) == ([(code["miner"], 1.0)], 0.0)
+    # A piece that fights in the line is seen from then on.
+    assert model.ours(board, still, shown=still) == ([(code["flag"], 1.0)], 0.0)
+
+
+def test_a_piece_of_ours_that_fought_is_known_to_the_opponent_from_then_on() -> None:
+    """Our unseen Captain takes a Scout beside the enemy's Major: the battle shows it, and the
+    Major takes it back, though before the battle it could not tell it from our officers."""
+    board, captain, _ = position("captain", "scout")
+    board.add(index("e6"), BLUE, "major", 31, moved=True)
+    board.to_move = RED
+    model = Perception(board, RED, WORTH, {}, set())
+    major = board.index_of(31)
+    assert model.their_attack(board, major, captain) < 0.0  # unseen: it would leave it alone
+    attack = [(index("e4"), index("e5"))]
+    found = search_world(board, RED, attack, WORTH, True, None, SearchStats(), model=model)
+    assert found == [6.0 - 22.0]

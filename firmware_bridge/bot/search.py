@@ -8,6 +8,11 @@ average over what that piece may be (the chance node), weighted by the beliefs. 
 lost to an enemy piece whose kind the world only guesses weighs more than its value
 (`evaluation.loss_aversion`). With `deep` the opponent's quiet approaches are answers too, and
 the end of each line counts the threat we cannot parry (`leaf_value`: a fork costs a piece).
+
+Left to the world, both sides in that line see everything: the opponent takes exactly the pieces
+of ours that are weak, our capture step attacks an unknown piece only in the worlds where it is
+weak. With a `Perception` (`informed_reply_value`) each side chooses by what it knows and the
+world only scores the choice: the opponent by what it can know of our pieces, we by our beliefs.
 """
 
 from __future__ import annotations

@@ -45,7 +45,6 @@ class Level:
     noise: float  # random spread added to each move's value (an easy bot errs)
     deep: bool = False  # replies include quiet approaches; forks count at the end of a line
     informed: bool = False  # each side chooses by what it knows (perception.py), not by the world
-    blind_opponent: bool = True  # informed: the opponent knows of our pieces only what it has seen
 
 
 LEVELS: dict[str, Level] = {
@@ -128,9 +127,8 @@ class ComputerPlayer:
         bonus = self._root_bonus(first, view, moves, beliefs, me)
         model = None
         if self.level.informed:
-            seen = (set(self.notebook.known_to_opponent()) if self.level.blind_opponent
-                    else {int(p["id"]) for p in view["pieces"] if p["color"] == self.color.value})
-            model = Perception(first, me, self._values(first), beliefs, seen)
+            model = Perception(first, me, self._values(first), beliefs,
+                               set(self.notebook.known_to_opponent()))
         totals = [0.0] * len(moves)
         stats = SearchStats()
         board = first

@@ -46,7 +46,8 @@ def build_label(tr: Any, kind: str) -> str:
 
 
 def fill_builder(screen: Any, tr: Any, draft: Any, units: dict[str, dict[str, Any]]) -> None:
-    """The draft's blocks, what is still wrong, and Send / Back, in the screen's panel."""
+    """The draft's blocks in the screen's panel; what is still wrong, and Send / Back, in its
+    footer, in sight however many blocks the draft lists."""
     screen.draft_buttons = {}
     if isinstance(draft, RetreatDraft):
         ready, label = _retreat(screen, tr, draft, units), tr("Send this retreat")
@@ -59,7 +60,7 @@ def fill_builder(screen: Any, tr: Any, draft: Any, units: dict[str, dict[str, An
     else:
         return
     screen.draft_send, _ = screen.row((label, screen.send_draft, "primary"),
-                                      (tr("Back"), screen.back, "normal"))
+                                      (tr("Back"), screen.back, "normal"), footer=True)
     screen.draft_send.disabled = not ready
 
 
@@ -72,7 +73,7 @@ def _said(screen: Any, tr: Any, problem: Any, units: dict[str, dict[str, Any]],
         text = "[color=ffd54f]" + refusal_sentence(tr, {
             "rule": problem.rule, "message": problem.message, "reason": problem.reason,
             "data": problem.data}, units) + "[/color]"
-    screen.draft_problem = screen.line(text, 15)
+    screen.draft_problem = screen.line(text, 15, footer=True)
     return problem is None
 
 

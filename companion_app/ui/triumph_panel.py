@@ -1,5 +1,6 @@
 """The shape both Napoleon's Triumph screens share: the map beside a scrolling panel (the map
-above it when the tablet is upright), and the panel's small building blocks."""
+above it when the tablet is upright) with a footer that never scrolls away, and the panel's small
+building blocks."""
 
 from __future__ import annotations
 
@@ -39,28 +40,42 @@ class WrapButton(Button):
 
 
 class MapPanelScreen(Screen):
-    """A screen of the map and a scrolling panel; subclasses fill `self.panel` in `refresh`."""
+    """A screen of the map and a scrolling panel; subclasses fill `self.panel` in `refresh`.
+
+    Below the panel, `self.footer` holds what must stay in sight however long the panel grows: an
+    answer's verdict and its Send button (on a 1024x600 tablet they were a long scroll down)."""
 
     def __init__(self, root: Any, name: str, **kwargs: Any):
         super().__init__(name=name, **kwargs)
         self.root_app = root
         self.layout = BoxLayout(padding=dp(6), spacing=dp(8))
         self.map = TriumphMap()
-        self.scroll = ScrollView(do_scroll_x=False, bar_width=dp(6), size_hint_x=0.9)
-        paint_background(self.scroll, PANEL_BACKGROUND)
+        self.side = BoxLayout(orientation="vertical", size_hint_x=0.9)
+        paint_background(self.side, PANEL_BACKGROUND)
+        self.scroll = ScrollView(do_scroll_x=False, bar_width=dp(6))
         self.panel = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(6),
                                padding=(dp(8), dp(8)))
         self.panel.bind(minimum_height=self.panel.setter("height"))
         self.scroll.add_widget(self.panel)
+        self.footer = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(6),
+                                padding=(dp(8), 0, dp(8), dp(8)))
+        self.footer.bind(minimum_height=self.footer.setter("height"))
+        self.side.add_widget(self.scroll)
+        self.side.add_widget(self.footer)
         self.layout.add_widget(self.map)
-        self.layout.add_widget(self.scroll)
+        self.layout.add_widget(self.side)
         self.add_widget(self.layout)
         self.bind(size=self._orient)
 
     def _orient(self, *_: Any) -> None:
         upright = self.height > self.width
         self.layout.orientation = "vertical" if upright else "horizontal"
-        self.scroll.size_hint = (1, 1.2) if upright else (0.9, 1)
+        self.side.size_hint = (1, 1.2) if upright else (0.9, 1)
+
+    def clear(self) -> None:
+        """Empty the panel and the footer before drawing them anew."""
+        self.panel.clear_widgets()
+        self.footer.clear_widgets()
 
     # -- building blocks ------------------------------------------------------------------------
     def heading(self, text: str, size: float = 20) -> WrapLabel:
@@ -69,10 +84,10 @@ class MapPanelScreen(Screen):
         self.panel.add_widget(label)
         return label
 
-    def line(self, text: str, size: float = 16) -> WrapLabel:
-        """A wrapping line of the panel (markup allowed)."""
+    def line(self, text: str, size: float = 16, footer: bool = False) -> WrapLabel:
+        """A wrapping line of the panel, or of the footer (markup allowed)."""
         label = WrapLabel(text=text, font_size=sp(size))
-        self.panel.add_widget(label)
+        (self.footer if footer else self.panel).add_widget(label)
         return label
 
     def button(self, text: str, action: Callable[[], None], role: str = "normal",
@@ -83,8 +98,9 @@ class MapPanelScreen(Screen):
         self.panel.add_widget(button)
         return button
 
-    def row(self, *buttons: tuple[str, Callable[[], None], str]) -> list[BigButton]:
-        """Buttons side by side: (text, action, role) each."""
+    def row(self, *buttons: tuple[str, Callable[[], None], str],
+            footer: bool = False) -> list[BigButton]:
+        """Buttons side by side: (text, action, role) each, in the panel or the footer."""
         box = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(6))
         made = []
         for text, action, role in buttons:
@@ -92,5 +108,5 @@ class MapPanelScreen(Screen):
             button.bind(on_release=lambda *_, a=action: a())
             box.add_widget(button)
             made.append(button)
-        self.panel.add_widget(box)
+        (self.footer if footer else self.panel).add_widget(box)
         return made

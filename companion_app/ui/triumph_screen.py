@@ -140,7 +140,7 @@ class TriumphScreen(MapPanelScreen):
         tr = self.root_app.tr
         table = state.triumph
         view = table.view or {}
-        self.panel.clear_widgets()
+        self.clear()
         self.decision_buttons, self.step_buttons, self.destination_buttons = [], [], []
         self.option_buttons = []
         self.unit_buttons, self.send_button = {}, None

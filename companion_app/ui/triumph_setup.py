@@ -110,7 +110,7 @@ class TriumphSetupScreen(MapPanelScreen):
         accepted = state.triumph.setup is not None and state.phase == "placing"
         self.begin(state.seat, state.triumph.setup if accepted else None)
         draft = self.draft
-        self.panel.clear_widgets()
+        self.clear()
         if draft is None:
             return
         self.map.show(draft_view(draft))

@@ -189,6 +189,14 @@ def visible_box(widget: Widget, root: Widget) -> Box | None:
     return (x, y, width, height)
 
 
+def in_sight(widget: Widget, root: Widget) -> bool:
+    """True when the whole widget is in the window without scrolling."""
+    from kivy.core.window import Window
+
+    whole = box(widget)
+    return visible_box(widget, root) == whole and _inside(whole, (0, 0, Window.width, Window.height))
+
+
 def overlaps(root: Widget, where: str = "") -> list[str]:
     """Every pair of shown texts whose visible boxes cross (one printed over the other)."""
     seen = [(widget, visible_box(widget, root)) for widget in _texts(root)]

@@ -41,7 +41,7 @@ def drawn(frames: int = 4):
 
 
 def _texts(screen) -> list[str]:
-    return [w.text for w in screen.panel.walk() if hasattr(w, "text") and w.text]
+    return [w.text for w in screen.side.walk() if hasattr(w, "text") and w.text]
 
 
 def triumph_setup(d):

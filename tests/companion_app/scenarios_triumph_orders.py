@@ -6,7 +6,7 @@ advance. The checks are in test_app_triumph_orders.py."""
 from __future__ import annotations
 
 from engine.triumph.actions import action_from_dict
-from tests.companion_app.layout_checks import layout_problems
+from tests.companion_app.layout_checks import in_sight, layout_problems
 from tests.companion_app.scenarios_triumph import _tablet, drawn
 from tests.companion_app.scenarios_triumph_map import _size, settled
 from tests.companion_app.triumph_referee import RefereeTable
@@ -83,6 +83,9 @@ def triumph_orders_built(d):
     yield from _tap(screen, "wide")
     d.report["attack_ready"] = screen.draft_problem.text
     d.report["attack_send_disabled"] = screen.draft_send.disabled
+    # four blocks, two leaders, the widths, the commands: the verdict and Send stay in sight
+    d.report["attack_verdict_in_sight"] = in_sight(screen.draft_problem, blue)
+    d.report["attack_send_in_sight"] = in_sight(screen.draft_send, blue)
     d.report["attack_problems"] = layout_problems(blue, "1024x600 attack builder:")
     d.shot("triumph-attack-built")
     yield from _send(d, screen, table, "attack_received")

@@ -24,6 +24,8 @@ def test_attack_orders_and_answers_are_built_block_by_block_and_ruled_by_the_ref
     assert "Attack with St. Hilaire with" in report["attack_ready"]
     assert "wide, led by" in report["attack_ready"]
     assert report["attack_send_disabled"] is False
+    assert report["attack_verdict_in_sight"] and report["attack_send_in_sight"], \
+        "at 1024x600 the attack's verdict and Send must not need scrolling"
     seat, command, args = report["attack_received"]
     assert (seat, command) == ("blue", "nt")
     action = args["action"]

@@ -51,9 +51,10 @@ LEVELS: dict[str, Level] = {
     "easy": Level("easy", 0.15, 3, replies=False, deep=False, sharpness=0.4, noise=8.0),
     # 40 worlds take ~0.03-0.1 s here (more worlds measured no better, docs/bot.md); the 0.8 s
     # deadline leaves room for the notebook update inside the 1 s a family waits at most here,
-    # and binds mainly on a slower machine (a Raspberry Pi 5). Informed: docs/bot.md, round four.
+    # and binds mainly on a slower machine (a Raspberry Pi 5). Informed: measured no better
+    # (docs/bot.md, round four), so off.
     "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3,
-                    informed=True),
+                    informed=False),
     "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1),
 }
 

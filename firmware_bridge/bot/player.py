@@ -27,6 +27,7 @@ from firmware_bridge.bot.evaluation import (
     expected_gain,
     kind_values,
 )
+from firmware_bridge.bot.perception import Perception
 from firmware_bridge.bot.public_rules import PublicRepetition
 from firmware_bridge.bot.search import SearchStats, search_world
 from firmware_bridge.bot.seat import COLOR_CODE, SeatMemory
@@ -43,14 +44,17 @@ class Level:
     sharpness: float  # 1: trust the notebook's beliefs; below 1: mix them toward "anything goes"
     noise: float  # random spread added to each move's value (an easy bot errs)
     deep: bool = False  # replies include quiet approaches; forks count at the end of a line
+    informed: bool = False  # each side chooses by what it knows (perception.py), not by the world
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 0.15, 3, replies=False, deep=False, sharpness=0.4, noise=8.0),
     # 40 worlds take ~0.03-0.1 s here (more worlds measured no better, docs/bot.md); the 0.8 s
     # deadline leaves room for the notebook update inside the 1 s a family waits at most here,
-    # and binds mainly on a slower machine (a Raspberry Pi 5).
-    "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3),
+    # and binds mainly on a slower machine (a Raspberry Pi 5). Informed: measured no better
+    # (docs/bot.md, round four), so off.
+    "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3,
+                    informed=False),
     "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1),
 }
 
@@ -122,13 +126,17 @@ class ComputerPlayer:
         if len(moves) == 1:
             return first.move_name(*moves[0])
         bonus = self._root_bonus(first, view, moves, beliefs, me)
+        model = None
+        if self.level.informed:
+            model = Perception(first, me, self._values(first), beliefs,
+                               set(self.notebook.known_to_opponent()))
         totals = [0.0] * len(moves)
         stats = SearchStats()
         board = first
         while True:
             values = self._values(board)
             found = search_world(board, me, moves, values, self.level.replies,
-                                 deadline if stats.worlds else None, stats, self.level.deep)
+                                 deadline if stats.worlds else None, stats, self.level.deep, model)
             if found is None:
                 break
             stats.worlds += 1

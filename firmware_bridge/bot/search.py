@@ -8,6 +8,11 @@ average over what that piece may be (the chance node), weighted by the beliefs. 
 lost to an enemy piece whose kind the world only guesses weighs more than its value
 (`evaluation.loss_aversion`). With `deep` the opponent's quiet approaches are answers too, and
 the end of each line counts the threat we cannot parry (`leaf_value`: a fork costs a piece).
+
+Left to the world, both sides in that line see everything: the opponent takes exactly the pieces
+of ours that are weak, our capture step attacks an unknown piece only in the worlds where it is
+weak. With a `Perception` (`informed_reply_value`) each side chooses by what it knows and the
+world only scores the choice: the opponent by what it can know of our pieces, we by our beliefs.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from collections.abc import Sequence
 
 from firmware_bridge.bot.board import ATTACKER_WINS, BOTH_DIE, DEFENDER_WINS, EMPTY, SearchBoard
 from firmware_bridge.bot.evaluation import loss_aversion
+from firmware_bridge.bot.perception import Perception
 
 # A won game in material units: about a whole army (classic: ~650), so that a small chance of
 # finding the flag in one world does not outweigh losing real pieces in all the others.
@@ -121,24 +127,22 @@ def _terminal(board: SearchBoard, side: int) -> float:
     return WIN if board.winner == side else -WIN
 
 
-def capture_after(board: SearchBoard, side: int, before: list[tuple[int, int]], origin: int,
-                  target: int, values: Values) -> float:
-    """`side`'s best battle gain after the opponent moved origin -> target, from the attacks
-    `side` had before that move (still valid ones) plus the attacks on the moved piece.
+def counter_attacks(board: SearchBoard, side: int, before: list[tuple[int, int]], origin: int,
+                    target: int) -> list[tuple[int, int]]:
+    """`side`'s attacks (attacker, defender pieces) after the opponent moved origin -> target:
+    those `side` had before that move (still valid ones) plus the attacks on the moved piece.
 
     Scout rays the move opened or closed beyond those two squares are not rescanned: this is the
     quiescence step of a shallow search, not a move generator."""
     cells, colors, kinds = board.cells, board.color, board.kind
-    best = 0.0
+    found = []
     for a, d in before:
         attacker, defender = cells[a], cells[d]
         if attacker >= 0 and defender >= 0 and colors[attacker] == side and colors[defender] != side:
-            gain = battle_gain(board, attacker, defender, values)
-            if gain > best:
-                best = gain
+            found.append((attacker, defender))
     defender = cells[target]
     if defender < 0 or colors[defender] == side:
-        return best
+        return found
     mobile, scout = board.rules.mobile, board.rules.scout
     run = board.runs[side]
     shuffler = run[0] if run is not None and run[4] >= board.rules.limit else -1
@@ -151,10 +155,19 @@ def capture_after(board: SearchBoard, side: int, before: list[tuple[int, int]], 
             if (attacker >= 0 and colors[attacker] == side and mobile[kinds[attacker]]
                     and (distance == 0 or (scout[kinds[attacker]] and strike))
                     and not (attacker == shuffler and board._refused(attacker, square, target))):
-                gain = battle_gain(board, attacker, defender, values)
-                if gain > best:
-                    best = gain
+                found.append((attacker, defender))
             break
+    return found
+
+
+def capture_after(board: SearchBoard, side: int, before: list[tuple[int, int]], origin: int,
+                  target: int, values: Values) -> float:
+    """`side`'s best battle gain after the opponent moved origin -> target (`counter_attacks`)."""
+    best = 0.0
+    for attacker, defender in counter_attacks(board, side, before, origin, target):
+        gain = battle_gain(board, attacker, defender, values)
+        if gain > best:
+            best = gain
     return best
 
 
@@ -288,10 +301,102 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
     return best
 
 
+def _our_capture(board: SearchBoard, me: int, pairs: list[tuple[int, int]], values: Values,
+                 model: Perception, shown: tuple[int, int] = (-1, -1)) -> tuple[float, float, list[int]]:
+    """Our capture step among these attacks: the true gain of the capture we would choose by our
+    beliefs, the gain the opponent fears from us by what it knows, and the pieces it sees at risk.
+    `shown`: our piece and the enemy piece that fought in this line (both sides know them)."""
+    choice = true = feared = 0.0
+    victims = []
+    ours_shown, theirs_shown = shown
+    for attacker, defender in pairs:
+        expected = model.our_attack(board, attacker, defender, theirs_shown)
+        if expected > choice:
+            choice, true = expected, battle_gain(board, attacker, defender, values)
+        seen = model.seen_attack(board, attacker, defender, ours_shown)
+        if seen > feared:
+            feared = seen
+        if expected > 0.0 or seen > 0.0:
+            victims.append(defender)
+    return true, feared, victims
+
+
+def _informed_leaf(board: SearchBoard, me: int, capture: float, feared: float, values: Values,
+                   model: Perception, shown: int = -1) -> tuple[float, float]:
+    """`leaf_value` with the opponent's next attacks those that look good to it: (our true
+    value, the value it expects of us) at the end of the line, our side to move."""
+    cells = board.cells
+    picks = []
+    for origin, target in attacks(board, 1 - me):
+        attacker, victim = cells[origin], cells[target]
+        seen = model.their_attack(board, attacker, victim, shown)
+        if seen > 0.0:
+            picks.append((seen, battle_gain(board, attacker, victim, values), victim))
+    if not picks:
+        return capture, feared
+    picks.sort(reverse=True)
+    seen_first, true_first, first_victim = picks[0]
+    other = next((pick for pick in picks[1:] if pick[2] != first_victim), None)
+    seen_second, true_second = (other[0], other[1]) if other is not None else (0.0, 0.0)
+    return (max(capture - true_first, -true_second), max(feared - seen_first, -seen_second))
+
+
+def informed_reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
+                         model: Perception, flag: int = -1, deep: bool = False,
+                         shown: tuple[int, int] = (-1, -1)) -> float:
+    """The opponent (to move) picks the answer that looks best by what it can know of our pieces
+    (`model`); the value for it of that answer in this world, after our capture step (chosen by
+    our beliefs, scored by the world). Ties go to the answer truly better for it. `deep`: its
+    quiet approaches count too, and the end of each line counts the threats it would carry out
+    that we cannot parry at once (`_informed_leaf`). `shown`: our piece and the enemy piece that
+    fought at the root, known to both sides from then on."""
+    opponent = 1 - me
+    cells = board.cells
+    before = attacks(board, me)
+    true_capture, feared, victims = _our_capture(
+        board, me, [(cells[o], cells[t]) for o, t in before], values, model, shown)
+    if deep:
+        true_capture, feared = _informed_leaf(board, me, true_capture, feared, values, model,
+                                              shown[0])
+    exposed = FLAG_THREAT if flag_threatened(board, me, flag, values) else 0.0
+    best_seen, best_true = exposed - feared, exposed - true_capture  # a quiet move elsewhere
+    replies = attacks(board, opponent)
+    for victim in victims:
+        replies.extend(board.moves_of(victim))
+    if deep:
+        replies.extend(approaches(board, opponent))
+    if board.mobile_count[opponent] <= 3 and not board.moves(opponent):
+        return -WIN  # it cannot move and loses
+    for origin, target in replies:
+        attacker, defender = cells[origin], cells[target]
+        seen = model.their_attack(board, attacker, defender, shown[0]) if defender >= 0 else 0.0
+        fought = (defender, attacker) if defender >= 0 else shown
+        undo = board.make(origin, target)
+        stats.positions += 1
+        if board.finished:
+            true = _terminal(board, opponent)
+        else:
+            pairs = counter_attacks(board, me, before, origin, target)
+            capture, fear, _ = _our_capture(board, me, pairs, values, model, fought)
+            if deep:
+                capture, fear = _informed_leaf(board, me, capture, fear, values, model, fought[0])
+            true = _move_gain(board, undo, values) - capture
+            seen -= fear
+            if flag_threatened(board, me, flag, values):
+                true += FLAG_THREAT
+                seen += FLAG_THREAT
+        board.unmake(undo)
+        if seen > best_seen or (seen == best_seen and true > best_true):
+            best_seen, best_true = seen, true
+    return best_true
+
+
 def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], values: Values,
                  replies: bool, deadline: float | None, stats: SearchStats,
-                 deep: bool = False) -> list[float] | None:
-    """The value of each root move in this world; None when the deadline passed before the end."""
+                 deep: bool = False, model: Perception | None = None) -> list[float] | None:
+    """The value of each root move in this world; None when the deadline passed before the end.
+
+    With `model` both sides choose by what they know (`perception.py`), not by the world."""
     result: list[float] = []
     flag = flag_square(board, me)
     for index, (origin, target) in enumerate(moves):
@@ -301,6 +406,10 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
         stats.positions += 1
         if board.finished:
             value = _terminal(board, me)
+        elif replies and model is not None:
+            fought = (undo[2], undo[3]) if undo[3] != EMPTY else (-1, -1)
+            value = _move_gain(board, undo, values) - informed_reply_value(
+                board, me, values, stats, model, flag, deep, fought)
         elif replies:
             value = _move_gain(board, undo, values) - reply_value(board, me, values, stats, flag, deep)
         else:

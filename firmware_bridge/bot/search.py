@@ -257,6 +257,20 @@ def approaches(board: SearchBoard, side: int) -> list[tuple[int, int]]:
     return found
 
 
+def opponent_replies(board: SearchBoard, opponent: int, victims: list[int],
+                     deep: bool) -> list[tuple[int, int]] | None:
+    """The answers the search gives the opponent: its attacks, the escapes of the pieces we
+    threaten (`victims`) and, `deep`, its quiet approaches; None when it cannot move at all."""
+    replies = attacks(board, opponent)
+    for victim in victims:
+        replies.extend(board.moves_of(victim))
+    if deep:
+        replies.extend(approaches(board, opponent))
+    if board.mobile_count[opponent] <= 3 and not board.moves(opponent):
+        return None
+    return replies
+
+
 def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
                 flag: int = -1, deep: bool = False) -> float:
     """The opponent (to move) answers as well as it can; value for it, after our capture step.
@@ -276,12 +290,8 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
     best = -leaf_value(board, me, mine, values) if deep else -mine
     if flag_threatened(board, me, flag, values):
         best += FLAG_THREAT
-    replies = attacks(board, opponent)
-    for victim in victims:
-        replies.extend(board.moves_of(victim))
-    if deep:
-        replies.extend(approaches(board, opponent))
-    if board.mobile_count[opponent] <= 3 and not board.moves(opponent):
+    replies = opponent_replies(board, opponent, victims, deep)
+    if replies is None:
         return -WIN  # it cannot move and loses
     for origin, target in replies:
         undo = board.make(origin, target)
@@ -360,12 +370,8 @@ def informed_reply_value(board: SearchBoard, me: int, values: Values, stats: Sea
                                               shown[0])
     exposed = FLAG_THREAT if flag_threatened(board, me, flag, values) else 0.0
     best_seen, best_true = exposed - feared, exposed - true_capture  # a quiet move elsewhere
-    replies = attacks(board, opponent)
-    for victim in victims:
-        replies.extend(board.moves_of(victim))
-    if deep:
-        replies.extend(approaches(board, opponent))
-    if board.mobile_count[opponent] <= 3 and not board.moves(opponent):
+    replies = opponent_replies(board, opponent, victims, deep)
+    if replies is None:
         return -WIN  # it cannot move and loses
     for origin, target in replies:
         attacker, defender = cells[origin], cells[target]

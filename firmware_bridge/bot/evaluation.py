@@ -28,10 +28,22 @@ DOMINANT = 1.5  # a piece no enemy piece alive can beat (bombs and the assassin 
 AVERSION_SCALE = 50.0  # loss aversion: a battle lost to an unknown piece costs value x (1 + value / this)
 
 
+# A won game in material units: about a whole army (classic: ~650), so that a small chance of
+# finding the flag in one world does not outweigh losing real pieces in all the others.
+WIN = 400.0
+
+Values = tuple[list[float], list[float]]  # value of each kind code, for red and for blue
+
+
 def loss_aversion(value: float, guess: float = 1.0) -> float:
     """How much more than its value a piece's loss to an unknown piece weighs (`guess`: how
     much of a guess the enemy piece is, 1 for one that moved, more for one that never did)."""
     return 1.0 + guess * value / AVERSION_SCALE
+
+
+def lost_value(value: float, guess: float) -> float:
+    """What a piece of this value costs its side when it dies: more against a guessed piece."""
+    return value * loss_aversion(value, guess) if guess else value
 
 
 def kind_values(rules: Rules, alive: Mapping[int, Mapping[str, int]]) -> tuple[list[float], list[float]]:

@@ -22,11 +22,8 @@ from collections import Counter
 from collections.abc import Mapping
 
 from firmware_bridge.bot.board import ATTACKER_WINS, DEFENDER_WINS, SearchBoard
-from firmware_bridge.bot.evaluation import loss_aversion
+from firmware_bridge.bot.evaluation import WIN, Values, lost_value
 from firmware_bridge.bot.seat import HIDDEN_MOVED, HIDDEN_STILL
-
-Values = tuple[list[float], list[float]]
-WIN = 400.0  # as search.WIN: taking the flag
 
 
 class Perception:
@@ -81,7 +78,7 @@ class Perception:
         rules, values = self.rules, self.values
         own, theirs = values[side], values[1 - side]
         outcome = rules.battle[attacker_kind][defender_kind]
-        lost = own[attacker_kind] * (loss_aversion(own[attacker_kind], guess) if guess else 1.0)
+        lost = lost_value(own[attacker_kind], guess)
         if outcome == ATTACKER_WINS:
             return WIN if rules.objective[defender_kind] else theirs[defender_kind]
         if outcome == DEFENDER_WINS:

@@ -21,16 +21,10 @@ import time
 from collections.abc import Sequence
 
 from firmware_bridge.bot.board import ATTACKER_WINS, BOTH_DIE, DEFENDER_WINS, EMPTY, SearchBoard
-from firmware_bridge.bot.evaluation import loss_aversion
+from firmware_bridge.bot.evaluation import WIN, Values, lost_value
 from firmware_bridge.bot.perception import Perception
 
-# A won game in material units: about a whole army (classic: ~650), so that a small chance of
-# finding the flag in one world does not outweigh losing real pieces in all the others.
-WIN = 400.0
 FLAG_THREAT = 200.0  # an enemy piece next to our flag that we cannot remove at once
-
-Values = tuple[list[float], list[float]]  # value of each kind code, for red and for blue
-
 
 class SearchStats:
     """How much work one decision did."""
@@ -39,11 +33,6 @@ class SearchStats:
         self.positions = 0
         self.worlds = 0
         self.seconds = 0.0
-
-
-def _lost(value: float, guess: float) -> float:
-    """What a piece of this value costs its side when it dies: more against a guessed piece."""
-    return value * loss_aversion(value, guess) if guess else value
 
 
 def battle_gain(board: SearchBoard, attacker: int, defender: int, values: Values) -> float:
@@ -56,10 +45,10 @@ def battle_gain(board: SearchBoard, attacker: int, defender: int, values: Values
     outcome = board.rules.battle[ka][kd]
     own, theirs = values[colors[attacker]], values[colors[defender]]
     if outcome == ATTACKER_WINS:
-        return WIN if board.rules.objective[kd] else _lost(theirs[kd], hidden[attacker])
+        return WIN if board.rules.objective[kd] else lost_value(theirs[kd], hidden[attacker])
     if outcome == DEFENDER_WINS:
-        return -_lost(own[ka], hidden[defender])
-    return _lost(theirs[kd], hidden[attacker]) - _lost(own[ka], hidden[defender])
+        return -lost_value(own[ka], hidden[defender])
+    return lost_value(theirs[kd], hidden[attacker]) - lost_value(own[ka], hidden[defender])
 
 
 def attacks(board: SearchBoard, side: int) -> list[tuple[int, int]]:
@@ -114,11 +103,11 @@ def _move_gain(board: SearchBoard, undo: tuple, values: Values) -> float:
     kinds, colors, hidden = board.kind, board.color, board.hidden
     own, theirs = values[colors[piece]], values[colors[defender]]
     if outcome == ATTACKER_WINS:
-        return _lost(theirs[kinds[defender]], hidden[piece])
+        return lost_value(theirs[kinds[defender]], hidden[piece])
     if outcome == DEFENDER_WINS:
-        return -_lost(own[kinds[piece]], hidden[defender])
+        return -lost_value(own[kinds[piece]], hidden[defender])
     assert outcome == BOTH_DIE
-    return _lost(theirs[kinds[defender]], hidden[piece]) - _lost(own[kinds[piece]], hidden[defender])
+    return lost_value(theirs[kinds[defender]], hidden[piece]) - lost_value(own[kinds[piece]], hidden[defender])
 
 
 def _terminal(board: SearchBoard, side: int) -> float:

@@ -131,8 +131,8 @@ class TriumphSetupScreen(MapPanelScreen):
         self.line(hint, 15)
         problem = draft.problem()
         objection = draft.objection()
+        units = {str(u.get("id")): u for u in draft.units}  # how refusals name the blocks
         if objection is not None:
-            units = {str(u.get("id")): u for u in draft.units}
             self.line("[color=ffd54f]" + tr("Not allowed yet:") + " "
                       + refusal_sentence(tr, objection, units) + "[/color]", 15)
         else:
@@ -143,7 +143,6 @@ class TriumphSetupScreen(MapPanelScreen):
             if objection is not None and error == objection["message"]:
                 said = tr("The referee refused your set-up for this reason.")
             elif error in worded:
-                units = {str(u.get("id")): u for u in draft.units}
                 said = tr("The referee refused your set-up:") + " " + refusal_sentence(tr, worded[error], units)
             else:
                 said = tr("The referee refused your set-up:") + " " + error

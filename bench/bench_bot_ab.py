@@ -87,7 +87,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--level", default="normal")
-    parser.add_argument("--flip", default="informed", help="the Level switch to flip")
+    parser.add_argument("--flip", default="informed",
+                        help="the Level switch to flip (several, comma-separated, flip together)")
     parser.add_argument("--max-plies", type=int, default=1000)
     parser.add_argument("--json", default=None, help="append each game's figures to this file")
     args = parser.parse_args()
@@ -97,9 +98,11 @@ def main() -> int:
         print(f"{args.opponent}: not found ({sought}); see bench_bot_opponents.py")
         return 1
     stands = player.LEVELS[args.level]
-    change: dict[str, Any] = {args.flip: not getattr(stands, args.flip)}
+    switches = args.flip.split(",")
+    change: dict[str, Any] = {name: not getattr(stands, name) for name in switches}
     flipped = dataclasses.replace(stands, **change)
-    labels = {"as it stands": stands, f"{args.flip} {'off' if getattr(stands, args.flip) else 'on'}": flipped}
+    label = " ".join(f"{name} {'on' if on else 'off'}" for name, on in change.items())
+    labels = {"as it stands": stands, label: flipped}
     played: dict[str, list[dict[str, Any]]] = {label: [] for label in labels}
     started = time.perf_counter()
     for number in range(args.games):

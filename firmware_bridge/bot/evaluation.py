@@ -116,8 +116,9 @@ def expected_gain(rules: Rules, attacker: str, belief: Mapping[str, float],
     return total
 
 
-def distances(rules: Rules) -> list[list[int]]:
-    """Walking distance between every two squares around lakes (pieces ignored)."""
+def distances(rules: Rules, walls: frozenset[int] = frozenset()) -> list[list[int]]:
+    """Walking distance between every two squares around lakes and `walls` (square indices a
+    walker cannot pass, such as enemy bombs it knows; they can still be a walk's end)."""
     geometry = rules.geometry
     size = geometry.size
     blocked = {geometry.index(s) for s in rules.blocked}
@@ -133,7 +134,8 @@ def distances(rules: Rules) -> list[list[int]]:
                 for nxt in geometry.neighbours[square]:
                     if row[nxt] == far:
                         row[nxt] = row[square] + 1
-                        queue.append(nxt)
+                        if nxt not in walls:
+                            queue.append(nxt)
         table.append(row)
     return table
 
@@ -142,15 +144,17 @@ class Attraction:
     """For each of our kinds: the enemy squares worth walking to, with the gain expected there."""
 
     def __init__(self, rules: Rules, table: list[list[int]],
-                 targets: dict[str, list[tuple[int, float]]]) -> None:
+                 targets: dict[str, list[tuple[int, float]]],
+                 tables: Mapping[str, list[list[int]]] | None = None) -> None:
         self.rules = rules
         self.table = table
+        self.tables = tables or {}  # kind -> its own walking distances (walls it cannot pass)
         self.targets = targets  # kind -> [(enemy square, expected gain > 0)]
 
     def pull(self, kind: str, square: int) -> float:
         """How strongly a piece of `kind` standing on `square` is drawn to its best target."""
         best = 0.0
-        row = self.table[square]
+        row = self.tables.get(kind, self.table)[square]
         for target, gain in self.targets.get(kind, ()):
             steps = row[target]
             value = gain * max(0.0, 1.0 - max(0, steps - 1) / REACH)

@@ -32,6 +32,14 @@ AVERSION_SCALE = 50.0  # loss aversion: a battle lost to an unknown piece costs 
 # finding the flag in one world does not outweigh losing real pieces in all the others.
 WIN = 400.0
 
+DEFENCE_VALUE = 200.0  # what stopping an intruder next to our flag is worth, on top of material
+DEFENCE_DECAY = 0.5  # per step of the intruder's distance from our flag
+DEFENCE_REACH = 4  # steps from our flag within which any walker is an intruder
+# Bombs stop every walker but a Miner: one threatens our flag from further, its worth fading
+# more slowly with the distance (`Level.sappers`).
+SAPPER_DECAY = 0.75
+SAPPER_REACH = 10
+
 Values = tuple[list[float], list[float]]  # value of each kind code, for red and for blue
 
 
@@ -116,9 +124,18 @@ def expected_gain(rules: Rules, attacker: str, belief: Mapping[str, float],
     return total
 
 
-def distances(rules: Rules, walls: frozenset[int] = frozenset()) -> list[list[int]]:
-    """Walking distance between every two squares around lakes and `walls` (square indices a
-    walker cannot pass, such as enemy bombs it knows; they can still be a walk's end)."""
+def intruder_value(steps: int, walks: float, sapper: float = 0.0) -> float:
+    """What stopping an enemy piece `steps` from our flag is worth: `walks` is the chance it can
+    move at all, `sapper` the chance it defuses bombs (a Miner, whom the bombs round our flag do
+    not stop, threatens it from further off); 0 beyond reach."""
+    value = DEFENCE_VALUE * walks * DEFENCE_DECAY ** max(0, steps - 1) if steps <= DEFENCE_REACH else 0.0
+    if steps <= SAPPER_REACH:
+        value = max(value, DEFENCE_VALUE * sapper * SAPPER_DECAY ** max(0, steps - 1))
+    return value
+
+
+def distances(rules: Rules) -> list[list[int]]:
+    """Walking distance between every two squares around lakes (pieces ignored)."""
     geometry = rules.geometry
     size = geometry.size
     blocked = {geometry.index(s) for s in rules.blocked}
@@ -134,8 +151,7 @@ def distances(rules: Rules, walls: frozenset[int] = frozenset()) -> list[list[in
                 for nxt in geometry.neighbours[square]:
                     if row[nxt] == far:
                         row[nxt] = row[square] + 1
-                        if nxt not in walls:
-                            queue.append(nxt)
+                        queue.append(nxt)
         table.append(row)
     return table
 
@@ -144,17 +160,15 @@ class Attraction:
     """For each of our kinds: the enemy squares worth walking to, with the gain expected there."""
 
     def __init__(self, rules: Rules, table: list[list[int]],
-                 targets: dict[str, list[tuple[int, float]]],
-                 tables: Mapping[str, list[list[int]]] | None = None) -> None:
+                 targets: dict[str, list[tuple[int, float]]]) -> None:
         self.rules = rules
         self.table = table
-        self.tables = tables or {}  # kind -> its own walking distances (walls it cannot pass)
         self.targets = targets  # kind -> [(enemy square, expected gain > 0)]
 
     def pull(self, kind: str, square: int) -> float:
         """How strongly a piece of `kind` standing on `square` is drawn to its best target."""
         best = 0.0
-        row = self.tables.get(kind, self.table)[square]
+        row = self.table[square]
         for target, gain in self.targets.get(kind, ()):
             steps = row[target]
             value = gain * max(0.0, 1.0 - max(0, steps - 1) / REACH)

@@ -22,13 +22,14 @@ from engine.stratego.squares import Square
 from engine.stratego.variants import get_variant
 from firmware_bridge.bot.board import SearchBoard
 from firmware_bridge.bot.evaluation import (
-    FLAG_PULL,
+    DEFENCE_REACH,
+    SAPPER_REACH,
     Attraction,
     distances,
     expected_gain,
+    intruder_value,
     kind_values,
 )
-from firmware_bridge.bot.guards import Exposure
 from firmware_bridge.bot.perception import Perception
 from firmware_bridge.bot.public_rules import PublicRepetition
 from firmware_bridge.bot.search import SearchStats, search_world
@@ -47,12 +48,8 @@ class Level:
     noise: float  # random spread added to each move's value (an easy bot errs)
     deep: bool = False  # replies include quiet approaches; forks count at the end of a line
     informed: bool = False  # each side chooses by what it knows (perception.py), not by the world
-    guard: bool = False  # price pieces an enemy could take without a risk it can see (guards.py)
-    hide_top: bool = False  # showing our highest unseen piece costs much more (it shields the rest)
-    walls: bool = False  # the pull walks around enemy bombs we know, but for the pieces that defuse them
+    reserve: bool = False  # our highest piece stays unseen and out of play while it can
     sappers: bool = False  # an enemy piece that may defuse our bombs is an intruder from further off
-    reserve: bool = False  # our highest unseen piece stays out of play (moving it costs; hide_top)
-    breach: bool = False  # a bomb beside a likely enemy flag draws our defusers as the flag does
 
 
 LEVELS: dict[str, Level] = {
@@ -60,34 +57,33 @@ LEVELS: dict[str, Level] = {
     # 40 worlds take ~0.03-0.1 s here (more worlds measured no better, docs/bot.md); the 0.8 s
     # deadline leaves room for the notebook update inside the 1 s a family waits at most here,
     # and binds mainly on a slower machine (a Raspberry Pi 5). Informed: measured no better
-    # (docs/bot.md, round four), so off.
+    # (docs/bot.md, round four), so off. Reserve and sappers: measured together against
+    # PeternLewis (docs/bot.md, round five), on.
     "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3,
-                    informed=False),
-    "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1),
+                    informed=False, reserve=True, sappers=True),
+    "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1,
+                    reserve=True, sappers=True),
 }
 
-DEFENCE_VALUE = 200.0  # what stopping an intruder next to our flag is worth, on top of material
-DEFENCE_DECAY = 0.5  # per step of the intruder's distance from our flag
-# Bombs stop every walker but a Miner: a piece that may be one threatens our flag from further.
-SAPPER_DECAY = 0.75
-SAPPER_REACH = 10
-BREACH_SHARE = 0.5  # of the flag's pull, for a bomb that walls in a likely flag
 UNCOVER_COST = 6.0  # stepping off a square next to our own flag, leaving the flag open
 PULL_WEIGHT = 1.0  # weight of the change in pull a move makes
 URGENCY_PLIES = 500  # the pull grows by its own size every this many plies: games must end
 BACK_COST = 1.5  # walking straight back to the square a piece just left
 REVEAL_SHARE = 0.12  # share of an unknown high piece's value lost by showing it in a battle
-# While our highest piece alive is unseen, every moving piece of ours may be it, so no enemy
-# piece is sure of any of them; once it is shown, the enemy's top piece is.
-TOP_REVEAL_SHARE = 0.45
-RESERVE_COST = 15.0  # a quiet move of our highest unseen piece, with `reserve`
+# Our highest piece alive, while the opponent has not seen it (`Level.reserve`): every piece of
+# ours that moves may be it, so no enemy piece can be sure of beating one, and no still piece of
+# ours can be ruled out as it either. Once it is shown, the enemy's highest piece is sure of every
+# piece of ours that moved, and a program that digs by elimination gets closer to our flag.
+# So it stays home: a quiet move of it costs RESERVE_COST, and showing it in an attack costs
+# TOP_REVEAL_SHARE of its value (instead of REVEAL_SHARE).
+RESERVE_COST = 40.0
+TOP_REVEAL_SHARE = 0.8
 # A piece of ours the opponent knows, whose assassin (the Spy, for the Marshal) is still alive:
 # any hidden piece next to it that may be the assassin is taken for it with at least this
 # chance (an assassin waits, unmoved, for the known target to come by), and standing there costs
 # this share of the piece's value times that chance.
 ASSASSIN_FLOOR = 0.25
 ASSASSIN_DREAD = 1.0
-GUARD_WEIGHT = 1.0  # share of the value at risk (guards.Exposure) a quiet move is charged
 
 
 class ComputerPlayer:
@@ -105,7 +101,6 @@ class ComputerPlayer:
         self.memory = SeatMemory(self.variant, self.color.value)
         self.public_rules = PublicRepetition(self.variant, self.color)
         self._distances: list[list[int]] | None = None
-        self._walled: tuple[frozenset[int], list[list[int]]] | None = None
         self._last_view: dict[str, Any] | None = None
         self.last_stats = SearchStats()
         self.think_times: list[float] = []
@@ -244,17 +239,16 @@ class ComputerPlayer:
             return {}
         kinds = self.variant.kinds
         defusers = {name for name, _ in self.variant.combat.defusers} if self.level.sappers else set()
+        reach = max(DEFENCE_REACH, SAPPER_REACH if defusers else 0)
         result = {}
         for piece_id, square in enemy_squares.items():
             steps = self._distances[flag][square]
-            if steps > max(4, SAPPER_REACH if defusers else 0):
+            if steps > reach:
                 continue
             belief = beliefs.get(piece_id, {})
             walks = sum(p for kind, p in belief.items() if kinds[kind].mobile) if belief else 1.0
-            value = DEFENCE_VALUE * walks * DEFENCE_DECAY ** max(0, steps - 1) if steps <= 4 else 0.0
-            if defusers:
-                sapper = sum(p for kind, p in belief.items() if kind in defusers) if belief else 0.0
-                value = max(value, DEFENCE_VALUE * sapper * SAPPER_DECAY ** max(0, steps - 1))
+            sapper = sum(p for kind, p in belief.items() if kind in defusers)
+            value = intruder_value(steps, walks, sapper)
             if value > 0.0:
                 result[piece_id] = value
         return result
@@ -294,52 +288,18 @@ class ComputerPlayer:
             result[piece] = at_risk
         return result
 
-    def _wall_tables(self, board: SearchBoard, view: dict[str, Any],
-                     targets: dict[str, list[tuple[int, float]]]) -> dict[str, list[list[int]]]:
-        """Walking distances for each of our kinds that cannot defuse the enemy bombs we know:
-        a flag walled in by known bombs is no target a Colonel can walk to."""
-        width = self.variant.width
-        combat = self.variant.combat
-        traps = {trap for _, trap in combat.defusers} | set(combat.traps)
-        walls = frozenset(Square.parse(p["square"]).rank * width + Square.parse(p["square"]).file
-                          for p in view["pieces"]
-                          if p["color"] != self.color.value and p["kind"] in traps)
-        if not walls:
-            return {}
-        if self._walled is None or self._walled[0] != walls:
-            self._walled = (walls, distances(board.rules, walls))
-        defusers = {name for name, _ in combat.defusers}
-        return {name: self._walled[1] for name in targets if name not in defusers}
-
-    def _breaches(self, board: SearchBoard, enemy_squares: dict[int, int],
-                  beliefs: dict[int, dict[str, float]]) -> dict[int, float]:
-        """Enemy pieces that may be bombs beside a piece that may be the flag: what opening
-        that wall is worth to a piece that defuses bombs."""
-        combat = self.variant.combat
-        traps = {trap for _, trap in combat.defusers}
-        at = {square: piece_id for piece_id, square in enemy_squares.items()}
-        result = {}
-        for piece_id, square in enemy_squares.items():
-            trap = sum(p for kind, p in beliefs.get(piece_id, {}).items() if kind in traps)
-            if trap <= 0.0:
-                continue
-            flag = max((sum(p for kind, p in beliefs.get(at[near], {}).items() if kind in combat.objectives)
-                        for near in board.neighbours[square] if near in at), default=0.0)
-            if flag > 0.0:
-                result[piece_id] = BREACH_SHARE * FLAG_PULL * trap * flag
-        return result
-
     def _top_unseen(self, board: SearchBoard, known_ids: set[int], me: int) -> int:
-        """The kind code of our highest piece alive when the opponent has seen none of its kind
-        (-1 otherwise): while it hides, it shields every moving piece of ours."""
-        rank_of = {code: self.variant.kinds[name].rank or 0 for name, code in board.rules.code.items()}
+        """The kind code of our highest kind alive while the opponent has seen no piece of it
+        (-1 once it has, or when no single kind is highest)."""
+        kinds = self.variant.kinds
         ours = [p for p in board.movers[me] if board.square[p] >= 0]
         if not ours:
             return -1
-        top = max(rank_of[board.kind[p]] for p in ours)
-        kinds = {board.kind[p] for p in ours if rank_of[board.kind[p]] == top}
-        seen = any(board.ident[p] in known_ids for p in ours if board.kind[p] in kinds)
-        return -1 if seen or len(kinds) != 1 else next(iter(kinds))
+        rank = max(kinds[board.kind_name(p)].rank or 0 for p in ours)
+        highest = [p for p in ours if (kinds[board.kind_name(p)].rank or 0) == rank]
+        if len({board.kind[p] for p in highest}) != 1 or any(board.ident[p] in known_ids for p in highest):
+            return -1
+        return board.kind[highest[0]]
 
     def _root_bonus(self, board: SearchBoard, view: dict[str, Any], moves: list[tuple[int, int]],
                     beliefs: dict[int, dict[str, float]], me: int) -> list[float]:
@@ -357,8 +317,6 @@ class ComputerPlayer:
         known_ids = {int(p["id"]) for p in view["pieces"]
                      if p["color"] == self.color.value and p.get("known")}
         defence = self._intruders(board, enemy_squares, beliefs, me)
-        breach = self._breaches(board, enemy_squares, beliefs) if self.level.breach else {}
-        defusers = {name for name, _ in self.variant.combat.defusers}
         targets: dict[str, list[tuple[int, float]]] = {}
         for name in {board.kind_name(board.cells[o]) for o, _ in moves}:
             found: list[tuple[int, float]] = []
@@ -367,22 +325,17 @@ class ComputerPlayer:
                 if belief is None:
                     continue
                 gain = expected_gain(rules, name, belief, values, me) + defence.get(piece_id, 0.0)
-                if name in defusers:
-                    gain += breach.get(piece_id, 0.0)
                 if gain > 0:
                     found.append((where, gain))
             targets[name] = found
-        attraction = Attraction(rules, self._distances, targets,
-                                self._wall_tables(board, view, targets) if self.level.walls else None)
+        attraction = Attraction(rules, self._distances, targets)
         objective = rules.objective
         flag = next((sq for p, sq in enumerate(board.square)
                      if sq >= 0 and board.color[p] == me and objective[board.kind[p]]), -1)
         cover = set(board.neighbours[flag]) if flag >= 0 else set()
         weight = PULL_WEIGHT * (1.0 + int(view.get("ply", 0)) / URGENCY_PLIES)
         danger = self._assassin_danger(board, beliefs, known_ids, me)
-        top = self._top_unseen(board, known_ids, me)
-        exposure = (Exposure(board, me, values[me], beliefs, known_ids, self._distances)
-                    if self.level.guard else None)
+        top = self._top_unseen(board, known_ids, me) if self.level.reserve else -1
         result = []
         for origin, target in moves:
             piece = board.cells[origin]
@@ -394,15 +347,13 @@ class ComputerPlayer:
                     at_risk(target, origin) - at_risk(origin, origin))
             if self.memory.last_from.get(board.ident[piece]) == target:
                 bonus -= BACK_COST
-            if self.level.reserve and board.kind[piece] == top and board.cells[target] < 0:
-                bonus -= RESERVE_COST
-            if exposure is not None and board.cells[target] < 0:
-                bonus -= GUARD_WEIGHT * exposure.change(origin, target)
             if origin in cover and target not in cover:
                 bonus -= UNCOVER_COST
+            if board.kind[piece] == top and board.cells[target] < 0:
+                bonus -= RESERVE_COST
             if board.cells[target] >= 0 and board.ident[piece] not in known_ids:
                 own_value = values[me][board.kind[piece]]
-                if (self.level.hide_top or self.level.reserve) and board.kind[piece] == top:
+                if board.kind[piece] == top:
                     bonus -= TOP_REVEAL_SHARE * own_value
                 elif own_value >= 30:
                     bonus -= REVEAL_SHARE * own_value

@@ -22,8 +22,6 @@ from engine.stratego.squares import Square
 from engine.stratego.variants import get_variant
 from firmware_bridge.bot.board import SearchBoard
 from firmware_bridge.bot.evaluation import (
-    DEFENCE_REACH,
-    SAPPER_REACH,
     Attraction,
     distances,
     expected_gain,
@@ -239,16 +237,13 @@ class ComputerPlayer:
             return {}
         kinds = self.variant.kinds
         defusers = {name for name, _ in self.variant.combat.defusers} if self.level.sappers else set()
-        reach = max(DEFENCE_REACH, SAPPER_REACH if defusers else 0)
         result = {}
         for piece_id, square in enemy_squares.items():
             steps = self._distances[flag][square]
-            if steps > reach:
-                continue
             belief = beliefs.get(piece_id, {})
             walks = sum(p for kind, p in belief.items() if kinds[kind].mobile) if belief else 1.0
             sapper = sum(p for kind, p in belief.items() if kind in defusers)
-            value = intruder_value(steps, walks, sapper)
+            value = intruder_value(steps, walks, sapper)  # 0 beyond its reach
             if value > 0.0:
                 result[piece_id] = value
         return result
@@ -295,8 +290,9 @@ class ComputerPlayer:
         ours = [p for p in board.movers[me] if board.square[p] >= 0]
         if not ours:
             return -1
-        rank = max(kinds[board.kind_name(p)].rank or 0 for p in ours)
-        highest = [p for p in ours if (kinds[board.kind_name(p)].rank or 0) == rank]
+        rank_of = {p: kinds[board.kind_name(p)].rank or 0 for p in ours}
+        rank = max(rank_of.values())
+        highest = [p for p, r in rank_of.items() if r == rank]
         if len({board.kind[p] for p in highest}) != 1 or any(board.ident[p] in known_ids for p in highest):
             return -1
         return board.kind[highest[0]]

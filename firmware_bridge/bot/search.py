@@ -26,6 +26,7 @@ from firmware_bridge.bot.perception import Perception
 
 FLAG_THREAT = 200.0  # an enemy piece next to our flag that we cannot remove at once
 
+
 class SearchStats:
     """How much work one decision did."""
 

@@ -28,13 +28,9 @@ import sys
 import time
 from pathlib import Path
 
+from interleave import percentile
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """The value below which `fraction` of the values lie (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))]
 
 
 def ensure_display() -> subprocess.Popen | None:
@@ -189,7 +185,7 @@ def run(moves: int, seed: int, on_demand: bool = False) -> dict:
 
 def summary(figures: dict) -> dict:
     """Medians and tails in milliseconds."""
-    ms = lambda values, p: round(1000 * percentile(values, p), 2)  # noqa: E731
+    ms = lambda values, share: round(1000 * percentile(values, 100 * share), 2)  # noqa: E731
     out = {"plies": figures.get("plies"), "seconds": round(figures.get("seconds", 0), 1),
            "frames": figures["frames"]}
     intervals, work, latencies = figures["intervals"], figures["work"], figures["latencies"]

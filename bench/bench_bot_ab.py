@@ -30,7 +30,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_bot_opponents import Watched, losses, opponent_command, percentile  # noqa: E402
+from bench_bot_opponents import Watched, losses, opponent_command  # noqa: E402
+from interleave import percentile  # noqa: E402
 
 from engine import Color  # noqa: E402
 from firmware_bridge.bot import player  # noqa: E402
@@ -76,7 +77,7 @@ def summary(label: str, games: list[dict[str, Any]], against: tuple[int, int] | 
     p = "-" if against is None else f"{fisher_one_sided(won, count, *against):.2f}"
     return (f"| {label} | {count} | {won}-{drawn}-{count - won - drawn} | {won / count:.0%} "
             f"({low:.0%}-{high:.0%}) | {p} | {flag} | {lost} / {taken} | "
-            f"{percentile(think, 0.5):.3f} / {percentile(think, 0.99):.3f} s |")
+            f"{percentile(think, 50):.3f} / {percentile(think, 99):.3f} s |")
 
 
 def main() -> int:

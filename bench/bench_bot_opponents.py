@@ -49,6 +49,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from interleave import percentile  # noqa: E402
+
 from engine import Color  # noqa: E402
 from firmware_bridge.bot.match import (  # noqa: E402
     GameResult,
@@ -127,12 +129,6 @@ def losses(battles: list[dict[str, Any]], color: str) -> Counter[str]:
     return found
 
 
-def percentile(values: list[float], share: float) -> float:
-    """Nearest-rank percentile."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
-
-
 def play_pairing(bot: str, opponent: str, spec: str, rules: str, games: int, seed: int,
                  max_plies: int) -> dict[str, Any]:
     """Play `games` games, colours alternating; returns the pairing's figures."""
@@ -164,8 +160,8 @@ def play_pairing(bot: str, opponent: str, spec: str, rules: str, games: int, see
         "won": tally.wins, "drawn": tally.draws, "lost": tally.losses,
         "won_by_play": tally.wins_by_play, "wilson": [low, high], "wilson_by_play": [play_low, play_high],
         "endings": dict(endings), "our_losses": dict(lost),
-        "think_p50": percentile(think, 0.5), "think_p90": percentile(think, 0.9),
-        "think_p99": percentile(think, 0.99), "think_max": max(think, default=0.0),
+        "think_p50": percentile(think, 50), "think_p90": percentile(think, 90),
+        "think_p99": percentile(think, 99), "think_max": max(think, default=0.0),
         "moves": len(think), "seconds": time.perf_counter() - started,
     }
 

@@ -22,16 +22,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from interleave import percentile  # noqa: E402
+
 from engine import Color, Game, get_variant, random_setup  # noqa: E402
 from firmware_bridge.bot.match import Tally, make_player, play_game  # noqa: E402
 from firmware_bridge.bot.player import LEVELS, ComputerPlayer  # noqa: E402
 from firmware_bridge.bot.players import Player  # noqa: E402
-
-
-def percentile(values: list[float], share: float) -> float:
-    """The value below which `share` of the sorted values lie (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
 def engine_moves_per_cpu_second(seconds: float, seed: int) -> float:
@@ -138,8 +134,8 @@ def main() -> int:
         print(f"  {tally.summary('bot:' + args.level, name)}")
         print(f"    endings {tally.reasons}; median {plies[len(plies) // 2]} plies; "
               f"{time.perf_counter() - started:.0f} s")
-    print(f"think time per move (s): p50 {percentile(think, 0.5):.3f}  p90 {percentile(think, 0.9):.3f}"
-          f"  p99 {percentile(think, 0.99):.3f}  max {max(think):.3f}  ({len(think)} moves)")
+    print(f"think time per move (s): p50 {percentile(think, 50):.3f}  p90 {percentile(think, 90):.3f}"
+          f"  p99 {percentile(think, 99):.3f}  max {max(think):.3f}  ({len(think)} moves)")
     print(f"search board: {positions / search_seconds:,.0f} positions per second "
           f"({positions:,} positions in {search_seconds:.1f} s of search)")
     print(f"rules engine: {engine_moves_per_cpu_second(5.0, args.seed):,.0f} legal moves applied "
@@ -148,7 +144,7 @@ def main() -> int:
     factor = PI4_NBODY_SECONDS / here / PI5_OVER_PI4
     print(f"Raspberry Pi 5 estimate: n-body 5M steps {here:.1f} s here vs {PI4_NBODY_SECONDS} s on a "
           f"Pi 4, Pi 5 = Pi 4 x {PI5_OVER_PI4:.2f}: a Pi 5 is ~{factor:.1f}x slower than this machine; "
-          f"think p50 {percentile(think, 0.5) * factor:.2f} s, p99 {percentile(think, 0.99) * factor:.2f} s, "
+          f"think p50 {percentile(think, 50) * factor:.2f} s, p99 {percentile(think, 99) * factor:.2f} s, "
           f"max {max(think) * factor:.2f} s there (the deadline caps the search at "
           f"{LEVELS[args.level].think_seconds} s)")
     return 0

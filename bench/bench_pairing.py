@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from interleave import percentile
+
 HERE = Path(__file__).resolve().parents[1]
 
 
@@ -112,11 +114,6 @@ def run_tree(tree: Path, pairings: int, sizes: bool) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--other", type=Path, help="the tree to compare with (a checkout of another commit)")
@@ -142,8 +139,8 @@ def main() -> None:
                 sizes[name] = result["sizes"]
     for name, values in times.items():
         ms = [v * 1000 for v in values]
-        print(f"{name:6} pairings {len(ms):3}  p50 {percentile(ms, 0.5):7.1f} ms  "
-              f"p90 {percentile(ms, 0.9):7.1f} ms  p99 {percentile(ms, 0.99):7.1f} ms  max {max(ms):7.1f} ms")
+        print(f"{name:6} pairings {len(ms):3}  p50 {percentile(ms, 50):7.1f} ms  "
+              f"p90 {percentile(ms, 90):7.1f} ms  p99 {percentile(ms, 99):7.1f} ms  max {max(ms):7.1f} ms")
     kinds = sorted(set().union(*(s.keys() for s in sizes.values())))
     print("median bytes per message kind: " + ", ".join(trees))
     for kind in kinds:

@@ -22,6 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from interleave import percentile  # noqa: E402
+
 from firmware_bridge.board.recognition import BoardMatches, BoardWatch, MoveMade  # noqa: E402
 from firmware_bridge.board.sim_table import Table, Tally  # noqa: E402
 from firmware_bridge.board.sources import SerialSource  # noqa: E402
@@ -30,12 +32,6 @@ from hardware.sim.hands import ALL_FAULTS, NO_FAULTS, Hands  # noqa: E402
 from hardware.sim.pty_server import PtySerialServer  # noqa: E402
 
 VARIANTS = ("classic", "barrage", "duel", "compact", "strategy8", "espionage")
-
-
-def percentile(values: list[float], p: float) -> float:
-    """The p-th percentile (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
 def describe(name: str, values: list[float]) -> str:

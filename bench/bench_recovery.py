@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_end_to_end import VARIANT, prepare_board  # noqa: E402
+from interleave import percentile  # noqa: E402
 
 from engine import Color, get_variant, random_setup  # noqa: E402
 from firmware_bridge.protocol.client import DisplayClient, SeatClient  # noqa: E402
@@ -128,12 +129,8 @@ def kill_soak(config: Path, clients: list, kills: int, window: float, seed: int 
 
 def percentiles(values: list[float]) -> dict[str, float]:
     """p50/p90/p99/max of `values` (nearest rank)."""
-    ordered = sorted(values)
-
-    def rank(p: float) -> float:
-        return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
-
-    return {"p50": rank(50), "p90": rank(90), "p99": rank(99), "max": ordered[-1]}
+    return {"p50": percentile(values, 50), "p90": percentile(values, 90),
+            "p99": percentile(values, 99), "max": max(values)}
 
 
 def wait(predicate, timeout: float) -> bool:

@@ -98,8 +98,11 @@ def interleave(versions: list[Version], rounds: int,
 
 
 def percentile(values: list[float], p: float) -> float:
-    """The p-th percentile (nearest rank) of ``values``."""
+    """The p-th percentile (nearest rank) of ``values``; 0.0 when there are none. Every bench
+    reports its distributions with this one definition."""
     ordered = sorted(values)
+    if not ordered:
+        return 0.0
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 

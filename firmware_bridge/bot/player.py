@@ -48,6 +48,7 @@ class Level:
     informed: bool = False  # each side chooses by what it knows (perception.py), not by the world
     reserve: bool = False  # our highest piece stays unseen and out of play while it can
     sappers: bool = False  # an enemy piece that may defuse our bombs is an intruder from further off
+    still: bool = False  # the first move of a piece of ours costs: a still piece may be a bomb
 
 
 LEVELS: dict[str, Level] = {
@@ -56,11 +57,11 @@ LEVELS: dict[str, Level] = {
     # deadline leaves room for the notebook update inside the 1 s a family waits at most here,
     # and binds mainly on a slower machine (a Raspberry Pi 5). Informed: measured no better
     # (docs/bot.md, round four), so off. Reserve and sappers: measured together against
-    # PeternLewis (docs/bot.md, round five), on.
+    # PeternLewis (docs/bot.md, round five), on; still pieces likewise (round six), on.
     "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3,
-                    informed=False, reserve=True, sappers=True),
+                    informed=False, reserve=True, sappers=True, still=True),
     "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1,
-                    reserve=True, sappers=True),
+                    reserve=True, sappers=True, still=True),
 }
 
 UNCOVER_COST = 6.0  # stepping off a square next to our own flag, leaving the flag open
@@ -75,6 +76,10 @@ REVEAL_SHARE = 0.12  # share of an unknown high piece's value lost by showing it
 # So it stays home: a quiet move of it costs RESERVE_COST, and showing it in an attack costs
 # TOP_REVEAL_SHARE of its value (instead of REVEAL_SHARE).
 RESERVE_COST = 40.0
+# A piece of ours that never moved may be a bomb or the flag in the opponent's eyes: every such
+# piece that moves leaves fewer places for the flag, and once our officers have all been seen a
+# program that counts (PeternLewis) sends its Miners at whatever never moved (`Level.still`).
+STILL_COST = 4.0
 TOP_REVEAL_SHARE = 0.8
 # A piece of ours the opponent knows, whose assassin (the Spy, for the Marshal) is still alive:
 # any hidden piece next to it that may be the assassin is taken for it with at least this
@@ -345,6 +350,8 @@ class ComputerPlayer:
                 bonus -= BACK_COST
             if origin in cover and target not in cover:
                 bonus -= UNCOVER_COST
+            if self.level.still and not board.moved[piece]:
+                bonus -= STILL_COST
             if board.kind[piece] == top and board.cells[target] < 0:
                 bonus -= RESERVE_COST
             if board.cells[target] >= 0 and board.ident[piece] not in known_ids:

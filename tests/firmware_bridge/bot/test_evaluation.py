@@ -3,6 +3,8 @@ victim, intruders near our flag, and the highest piece held back while unseen.""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine import Color, Square, get_variant
@@ -14,7 +16,12 @@ from firmware_bridge.bot.evaluation import (
     kind_values,
     loss_aversion,
 )
-from firmware_bridge.bot.player import RESERVE_COST, TOP_REVEAL_SHARE, ComputerPlayer
+from firmware_bridge.bot.player import (
+    RESERVE_COST,
+    STILL_COST,
+    TOP_REVEAL_SHARE,
+    ComputerPlayer,
+)
 from firmware_bridge.bot.search import SearchStats, battle_gain, search_world
 from firmware_bridge.bot.seat import HIDDEN_MOVED, HIDDEN_STILL
 
@@ -158,3 +165,27 @@ def test_a_quiet_move_of_the_hidden_marshal_costs_and_showing_it_costs_more() ->
     assert quiet == -RESERVE_COST
     assert attack < -0.5 * marshal_value and attack == pytest.approx(-(TOP_REVEAL_SHARE - 0.12) * marshal_value)
     assert other == 0.0
+
+
+def test_a_level_that_keeps_pieces_still_charges_their_first_move() -> None:
+    view = {"ply": 20, "to_move": "red", "pieces": [
+        {"id": 1, "color": "red", "square": "a1", "kind": "flag", "known": False},
+        {"id": 2, "color": "red", "square": "b1", "kind": "sergeant", "known": False},
+        {"id": 3, "color": "red", "square": "h4", "kind": "sergeant", "known": False},
+        {"id": 11, "color": "blue", "square": "j10", "kind": None, "known": False},
+    ]}
+    board = SearchBoard(RULES)
+    board.add(index("a1"), RED, "flag", 1)
+    board.add(index("b1"), RED, "sergeant", 2)
+    board.add(index("h4"), RED, "sergeant", 3, moved=True)
+    board.add(index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
+    moves = [(index("b1"), index("c1")), (index("h4"), index("h3"))]
+    beliefs = {11: {"flag": 1.0}}
+    costs = {}
+    for still in (False, True):
+        bot = ComputerPlayer("classic", Color.RED, "normal", seed=1)
+        bot.level = dataclasses.replace(bot.level, still=still)
+        costs[still] = bot._root_bonus(board, view, moves, beliefs, RED)
+    first_move, moved_again = (on - off for on, off in zip(costs[True], costs[False], strict=True))
+    assert first_move == -STILL_COST
+    assert moved_again == 0.0

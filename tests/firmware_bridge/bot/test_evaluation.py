@@ -3,8 +3,6 @@ victim, intruders near our flag, and the highest piece held back while unseen.""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from engine import Color, Square, get_variant
@@ -140,52 +138,42 @@ def test_our_unseen_marshal_is_the_piece_we_hold_back_until_it_is_shown() -> Non
     assert bot._top_unseen(board, known_ids={2}, me=RED) == -1
 
 
-def test_a_quiet_move_of_the_hidden_marshal_costs_and_showing_it_costs_more() -> None:
+def bonus_normal_minus_easy(pieces: list[tuple[int, str, str, str, bool, bool]],
+                            moves: list[tuple[str, str]],
+                            beliefs: dict[int, dict[str, float]]) -> list[float]:
+    """What `normal` adds to each root move's bonus over `easy` (the terms only `normal` has),
+    red to move; pieces: (id, colour, square, kind, moved, known to the other side)."""
     view = {"ply": 40, "to_move": "red", "pieces": [
-        {"id": 1, "color": "red", "square": "a1", "kind": "flag", "known": False},
-        {"id": 2, "color": "red", "square": "e4", "kind": "marshal", "known": False},
-        {"id": 3, "color": "red", "square": "h4", "kind": "general", "known": False},
-        {"id": 10, "color": "blue", "square": "e5", "kind": "captain", "known": True},
-        {"id": 11, "color": "blue", "square": "j10", "kind": None, "known": False},
-    ]}
+        {"id": ident, "color": color, "square": square, "known": known,
+         "kind": kind if color == "red" or known else None}
+        for ident, color, square, kind, _, known in pieces]}
     board = SearchBoard(RULES)
-    board.add(index("a1"), RED, "flag", 1)
-    board.add(index("e4"), RED, "marshal", 2, moved=True)
-    board.add(index("h4"), RED, "general", 3, moved=True)
-    board.add(index("e5"), BLUE, "captain", 10, moved=True)
-    board.add(index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
-    moves = [(index("e4"), index("d4")), (index("e4"), index("e5")), (index("h4"), index("h3"))]
-    beliefs = {11: {"flag": 1.0}}
-    costs = {}
-    for level in ("easy", "normal"):
-        bot = ComputerPlayer("classic", Color.RED, level, seed=1)
-        costs[level] = bot._root_bonus(board, view, moves, beliefs, RED)
-    marshal_value = bot._values(board)[RED][RULES.code["marshal"]]  # as the board stands: ruling it
-    quiet, attack, other = (normal - easy for normal, easy in zip(costs["normal"], costs["easy"], strict=True))
+    for ident, color, square, kind, moved, known in pieces:
+        hidden = 0.0 if color == "red" or known else HIDDEN_MOVED if moved else HIDDEN_STILL
+        board.add(index(square), RED if color == "red" else BLUE, kind, ident, moved, hidden)
+    root = [(index(origin), index(target)) for origin, target in moves]
+    bonus = {level: ComputerPlayer("classic", Color.RED, level, seed=1)._root_bonus(
+        board, view, root, beliefs, RED) for level in ("easy", "normal")}
+    return [normal - easy for normal, easy in zip(bonus["normal"], bonus["easy"], strict=True)]
+
+
+def test_a_quiet_move_of_the_hidden_marshal_costs_and_showing_it_costs_more() -> None:
+    pieces = [(1, "red", "a1", "flag", False, False), (2, "red", "e4", "marshal", True, False),
+              (3, "red", "h4", "general", True, False), (10, "blue", "e5", "captain", True, True),
+              (11, "blue", "j10", "flag", False, False)]
+    quiet, attack, other = bonus_normal_minus_easy(
+        pieces, [("e4", "d4"), ("e4", "e5"), ("h4", "h3")], {11: {"flag": 1.0}})
+    marshal_value = 150.0  # as the board stands, nothing of the enemy's alive can beat it
     assert quiet == -RESERVE_COST
     assert attack < -0.5 * marshal_value and attack == pytest.approx(-(TOP_REVEAL_SHARE - 0.12) * marshal_value)
     assert other == 0.0
 
 
-def test_a_level_that_keeps_pieces_still_charges_their_first_move() -> None:
-    view = {"ply": 20, "to_move": "red", "pieces": [
-        {"id": 1, "color": "red", "square": "a1", "kind": "flag", "known": False},
-        {"id": 2, "color": "red", "square": "b1", "kind": "sergeant", "known": False},
-        {"id": 3, "color": "red", "square": "h4", "kind": "sergeant", "known": False},
-        {"id": 11, "color": "blue", "square": "j10", "kind": None, "known": False},
-    ]}
-    board = SearchBoard(RULES)
-    board.add(index("a1"), RED, "flag", 1)
-    board.add(index("b1"), RED, "sergeant", 2)
-    board.add(index("h4"), RED, "sergeant", 3, moved=True)
-    board.add(index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
-    moves = [(index("b1"), index("c1")), (index("h4"), index("h3"))]
-    beliefs = {11: {"flag": 1.0}}
-    costs = {}
-    for still in (False, True):
-        bot = ComputerPlayer("classic", Color.RED, "normal", seed=1)
-        bot.level = dataclasses.replace(bot.level, still=still)
-        costs[still] = bot._root_bonus(board, view, moves, beliefs, RED)
-    first_move, moved_again = (on - off for on, off in zip(costs[True], costs[False], strict=True))
-    assert first_move == -STILL_COST
+def test_normal_charges_the_first_move_of_a_piece_that_never_moved() -> None:
+    pieces = [(1, "red", "a1", "flag", False, False), (2, "red", "b1", "sergeant", False, False),
+              (3, "red", "h4", "sergeant", True, False), (4, "red", "e2", "marshal", False, False),
+              (11, "blue", "j10", "flag", False, False)]
+    first_move, moved_again = bonus_normal_minus_easy(
+        pieces, [("b1", "c1"), ("h4", "h3")], {11: {"flag": 1.0}})
+    assert first_move == -STILL_COST < 0.0
     assert moved_again == 0.0

@@ -49,6 +49,7 @@ class Level:
     reserve: bool = False  # our highest piece stays unseen and out of play while it can
     sappers: bool = False  # an enemy piece that may defuse our bombs is an intruder from further off
     still: bool = False  # the first move of a piece of ours costs: a still piece may be a bomb
+    watch: bool = False  # the opponent's replies include its steps next to our flag
 
 
 LEVELS: dict[str, Level] = {
@@ -57,11 +58,13 @@ LEVELS: dict[str, Level] = {
     # deadline leaves room for the notebook update inside the 1 s a family waits at most here,
     # and binds mainly on a slower machine (a Raspberry Pi 5). Informed: measured no better
     # (docs/bot.md, round four), so off. Reserve and sappers: measured together against
-    # PeternLewis (docs/bot.md, round five), on; still pieces likewise (round six), on.
+    # PeternLewis (docs/bot.md, round five), on; still pieces and the watch on our flag
+    # likewise (round six), on.
     "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3,
-                    informed=False, reserve=True, sappers=True, still=True),
+                    informed=False, reserve=True, sappers=True, still=True, watch=True),
+    # Deep replies include every approach, the steps next to our flag among them (watch).
     "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1,
-                    reserve=True, sappers=True, still=True),
+                    reserve=True, sappers=True, still=True, watch=True),
 }
 
 UNCOVER_COST = 6.0  # stepping off a square next to our own flag, leaving the flag open
@@ -152,7 +155,8 @@ class ComputerPlayer:
         while True:
             values = self._values(board)
             found = search_world(board, me, moves, values, self.level.replies,
-                                 deadline if stats.worlds else None, stats, self.level.deep, model)
+                                 deadline if stats.worlds else None, stats, self.level.deep, model,
+                                 self.level.watch)
             if found is None:
                 break
             stats.worlds += 1

@@ -247,26 +247,46 @@ def approaches(board: SearchBoard, side: int) -> list[tuple[int, int]]:
     return found
 
 
+def flag_approaches(board: SearchBoard, side: int, flag: int) -> list[tuple[int, int]]:
+    """Quiet one-square moves of `side` onto an empty square next to the enemy flag at `flag`."""
+    cells, colors, mobile, kinds = board.cells, board.color, board.rules.mobile, board.kind
+    found = []
+    for target in board.neighbours[flag]:
+        if cells[target] != EMPTY:
+            continue
+        for origin in board.neighbours[target]:
+            piece = cells[origin]
+            if piece >= 0 and colors[piece] == side and mobile[kinds[piece]]:
+                found.append((origin, target))
+    run = board.runs[side]
+    if run is not None and run[4] >= board.rules.limit:
+        found = [m for m in found if not board._refused(board.cells[m[0]], m[0], m[1])]
+    return found
+
+
 def opponent_replies(board: SearchBoard, opponent: int, victims: list[int],
-                     deep: bool) -> list[tuple[int, int]] | None:
+                     deep: bool, flag: int = -1) -> list[tuple[int, int]] | None:
     """The answers the search gives the opponent: its attacks, the escapes of the pieces we
-    threaten (`victims`) and, `deep`, its quiet approaches; None when it cannot move at all."""
+    threaten (`victims`), its steps next to our flag (when `flag` is given) and, `deep`, all its
+    quiet approaches; None when it cannot move at all."""
     replies = attacks(board, opponent)
     for victim in victims:
         replies.extend(board.moves_of(victim))
     if deep:
         replies.extend(approaches(board, opponent))
+    elif flag >= 0:
+        replies.extend(flag_approaches(board, opponent, flag))
     if board.mobile_count[opponent] <= 3 and not board.moves(opponent):
         return None
     return replies
 
 
 def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
-                flag: int = -1, deep: bool = False) -> float:
+                flag: int = -1, deep: bool = False, watch: bool = False) -> float:
     """The opponent (to move) answers as well as it can; value for it, after our capture step.
 
     `deep`: its quiet approaches count too, and at the end of each line we cannot parry two
-    threats at once (`leaf_value`)."""
+    threats at once (`leaf_value`). `watch`: its steps next to our flag count (`deep` has them)."""
     opponent = 1 - me
     before = attacks(board, me)
     cells = board.cells
@@ -280,7 +300,7 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
     best = -leaf_value(board, me, mine, values) if deep else -mine
     if flag_threatened(board, me, flag, values):
         best += FLAG_THREAT
-    replies = opponent_replies(board, opponent, victims, deep)
+    replies = opponent_replies(board, opponent, victims, deep, flag if watch else -1)
     if replies is None:
         return -WIN  # it cannot move and loses
     for origin, target in replies:
@@ -389,10 +409,12 @@ def informed_reply_value(board: SearchBoard, me: int, values: Values, stats: Sea
 
 def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], values: Values,
                  replies: bool, deadline: float | None, stats: SearchStats,
-                 deep: bool = False, model: Perception | None = None) -> list[float] | None:
+                 deep: bool = False, model: Perception | None = None,
+                 watch: bool = False) -> list[float] | None:
     """The value of each root move in this world; None when the deadline passed before the end.
 
-    With `model` both sides choose by what they know (`perception.py`), not by the world."""
+    With `model` both sides choose by what they know (`perception.py`), not by the world;
+    `watch`: the opponent's steps next to our flag are among its replies."""
     result: list[float] = []
     flag = flag_square(board, me)
     for index, (origin, target) in enumerate(moves):
@@ -407,7 +429,8 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
             value = _move_gain(board, undo, values) - informed_reply_value(
                 board, me, values, stats, model, flag, deep, fought)
         elif replies:
-            value = _move_gain(board, undo, values) - reply_value(board, me, values, stats, flag, deep)
+            value = _move_gain(board, undo, values) - reply_value(board, me, values, stats, flag, deep,
+                                                                  watch)
         else:
             value = _move_gain(board, undo, values) - best_capture(board, 1 - me, values)[0]
         board.unmake(undo)

@@ -177,3 +177,27 @@ def test_normal_charges_the_first_move_of_a_piece_that_never_moved() -> None:
         pieces, [("b1", "c1"), ("h4", "h3")], {11: {"flag": 1.0}})
     assert first_move == -STILL_COST < 0.0
     assert moved_again == 0.0
+
+
+def test_watching_the_flag_the_search_guards_the_square_an_intruder_would_step_to() -> None:
+    """Our flag stands open on one side, c2; an enemy Sergeant one step from there. With `watch`
+    the opponent's step next to the flag is one of its replies, so guarding c2 beats a quiet move
+    elsewhere; without it the search sees no difference."""
+    worth = values()
+
+    def guard_minus_elsewhere(watch: bool) -> float:
+        board = SearchBoard(RULES)
+        board.add(index("c1"), RED, "flag", 0)
+        board.add(index("b1"), RED, "bomb", 1)
+        board.add(index("d1"), RED, "bomb", 2)
+        board.add(index("e2"), RED, "major", 3, moved=True)
+        board.add(index("j2"), RED, "lieutenant", 4, moved=True)
+        board.add(index("c3"), BLUE, "sergeant", 10, moved=True)
+        board.add(index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
+        moves = [(index("e2"), index("d2")), (index("j2"), index("j3"))]
+        found = search_world(board, RED, moves, worth, True, None, SearchStats(), watch=watch)
+        assert found is not None
+        return found[0] - found[1]
+
+    assert guard_minus_elsewhere(watch=False) == 0.0
+    assert guard_minus_elsewhere(watch=True) > 100.0

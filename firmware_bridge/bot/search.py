@@ -1,8 +1,9 @@
 """Determinized search: one sampled world at a time, our move, the relevant replies, a capture step.
 
 For each world (every enemy piece given a kind, drawn by the notebook's beliefs) and each of our
-root moves we play the move, let the opponent answer with its attacks and with the escapes of the
-pieces we now threaten, and finish with a quiescence step: the best capture still open to us. The
+root moves we play the move, let the opponent answer with its attacks, the escapes of the pieces
+we now threaten and (`watch`) its steps next to our flag, and finish with a quiescence step: the
+best capture still open to us. The
 values of a root move are summed over worlds, so a battle against an unknown piece counts as the
 average over what that piece may be (the chance node), weighted by the beliefs. A piece of ours
 lost to an enemy piece whose kind the world only guesses weighs more than its value

@@ -3,12 +3,12 @@
 For each world (every enemy piece given a kind, drawn by the notebook's beliefs) and each of our
 root moves we play the move, let the opponent answer with its attacks, the escapes of the pieces
 we now threaten and (`watch`) its steps next to our flag, and finish with a quiescence step: the
-best capture still open to us. The
-values of a root move are summed over worlds, so a battle against an unknown piece counts as the
-average over what that piece may be (the chance node), weighted by the beliefs. A piece of ours
-lost to an enemy piece whose kind the world only guesses weighs more than its value
-(`evaluation.loss_aversion`). With `deep` the opponent's quiet approaches are answers too, and
-the end of each line counts the threat we cannot parry (`leaf_value`: a fork costs a piece).
+best capture still open to us. The values of a root move are summed over worlds, so a battle
+against an unknown piece counts as the average over what that piece may be (the chance node),
+weighted by the beliefs. A piece of ours lost to an enemy piece whose kind the world only guesses
+weighs more than its value (`evaluation.loss_aversion`). With `deep` the opponent's quiet
+approaches are answers too, and the end of each line counts the threat we cannot parry
+(`leaf_value`: a fork costs a piece).
 
 Left to the world, both sides in that line see everything: the opponent takes exactly the pieces
 of ours that are weak, our capture step attacks an unknown piece only in the worlds where it is
@@ -53,6 +53,15 @@ def battle_gain(board: SearchBoard, attacker: int, defender: int, values: Values
     return lost_value(theirs[kd], hidden[attacker]) - lost_value(own[ka], hidden[defender])
 
 
+def two_squares_allowed(board: SearchBoard, side: int,
+                        moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`moves` of `side` less those its current two-squares run refuses."""
+    run = board.runs[side]
+    if run is None or run[4] < board.rules.limit:
+        return moves
+    return [m for m in moves if not board._refused(board.cells[m[0]], m[0], m[1])]
+
+
 def attacks(board: SearchBoard, side: int) -> list[tuple[int, int]]:
     """Every attack `side` may make now (two-squares applied)."""
     cells, colors, kinds, squares = board.cells, board.color, board.kind, board.square
@@ -78,10 +87,7 @@ def attacks(board: SearchBoard, side: int) -> list[tuple[int, int]]:
                 occupant = cells[target]
                 if occupant >= 0 and colors[occupant] != side:
                     found.append((origin, target))
-    run = board.runs[side]
-    if run is not None and run[4] >= board.rules.limit:
-        found = [m for m in found if not board._refused(board.cells[m[0]], m[0], m[1])]
-    return found
+    return two_squares_allowed(board, side, found)
 
 
 def best_capture(board: SearchBoard, side: int, values: Values) -> tuple[float, list[int]]:
@@ -242,10 +248,7 @@ def approaches(board: SearchBoard, side: int) -> list[tuple[int, int]]:
                 if other >= 0 and colors[other] != side:
                     found.append((origin, target))
                     break
-    run = board.runs[side]
-    if run is not None and run[4] >= board.rules.limit:
-        found = [m for m in found if not board._refused(board.cells[m[0]], m[0], m[1])]
-    return found
+    return two_squares_allowed(board, side, found)
 
 
 def flag_approaches(board: SearchBoard, side: int, flag: int) -> list[tuple[int, int]]:
@@ -259,10 +262,7 @@ def flag_approaches(board: SearchBoard, side: int, flag: int) -> list[tuple[int,
             piece = cells[origin]
             if piece >= 0 and colors[piece] == side and mobile[kinds[piece]]:
                 found.append((origin, target))
-    run = board.runs[side]
-    if run is not None and run[4] >= board.rules.limit:
-        found = [m for m in found if not board._refused(board.cells[m[0]], m[0], m[1])]
-    return found
+    return two_squares_allowed(board, side, found)
 
 
 def opponent_replies(board: SearchBoard, opponent: int, victims: list[int],

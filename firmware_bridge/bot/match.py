@@ -19,6 +19,7 @@ import math
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +34,9 @@ from firmware_bridge.bot.players import HeuristicPlayer, Player, RandomPlayer
 
 PLAYER_SPECS = "bot:LEVEL (easy, normal, strong), random, heuristic, ucc:COMMAND"
 RULES = ("classic", "none")  # the variant's own repetition rules, or none (the UCC 2012 manager)
+# Told of every ruling with the referee's game and its events: for benches that trace games
+# (bench/bench_bot_losses.py); it sits on the referee's side, never on a player's.
+Observer = Callable[[Game, list[Event]], None]
 
 
 def referee_variant(variant_name: str, rules: str = "classic") -> Variant:
@@ -91,8 +95,8 @@ def _setup(player: Player, variant_name: str, color: Color) -> dict[Square, str]
 
 def play_game(red: Player, blue: Player, variant_name: str, max_plies: int = 1000,
               seed: int = 0, names: tuple[str, str] = ("red", "blue"),
-              rules: str = "classic") -> GameResult:
-    """Referee one game to its end (or to the ply cap: a draw)."""
+              rules: str = "classic", observer: Observer | None = None) -> GameResult:
+    """Referee one game to its end (or to the ply cap: a draw); `observer` sees every ruling."""
     seats = {Color.RED: red, Color.BLUE: blue}
     variant = referee_variant(variant_name, rules)
     setups = {color: _setup(player, variant_name, color) for color, player in seats.items()}
@@ -104,12 +108,13 @@ def play_game(red: Player, blue: Player, variant_name: str, max_plies: int = 100
     red_setup, blue_setup = setups[Color.RED], setups[Color.BLUE]
     assert red_setup is not None and blue_setup is not None
     game = Game.from_setup(variant, red_setup, blue_setup, rng=random.Random(seed))
-    return play_from(game, seats, max_plies, names, think)
+    return play_from(game, seats, max_plies, names, think, observer)
 
 
 def play_from(game: Game, seats: dict[Color, Player], max_plies: int = 1000,
               names: tuple[str, str] = ("red", "blue"),
-              think: dict[str, list[float]] | None = None) -> GameResult:
+              think: dict[str, list[float]] | None = None,
+              observer: Observer | None = None) -> GameResult:
     """Referee a game from its current position to the end, the ply cap (a draw) or a forfeit."""
     think = think if think is not None else {"red": [], "blue": []}
     events: list[Event] = []
@@ -131,6 +136,8 @@ def play_from(game: Game, seats: dict[Color, Player], max_plies: int = 1000,
                 return GameResult(names[0], names[1], mover.other.value, f"forfeit-{rule}",
                                   game.ply, think)
             events = game.push(move)
+            if observer is not None:
+                observer(game, events)
     finally:
         for player in seats.values():
             close = getattr(player, "close", None)

@@ -38,6 +38,23 @@ def test_an_illegal_answer_forfeits_the_game() -> None:
     assert result.winner == "blue" and result.reason == "forfeit-movement"
 
 
+
+def test_an_observer_on_the_referees_side_sees_every_ruling_and_changes_nothing() -> None:
+    from firmware_bridge.bot.match import play_game
+
+    def players() -> tuple:  # type: ignore[type-arg]
+        return (make_player("random", "barrage", Color.RED, 4),
+                make_player("random", "barrage", Color.BLUE, 5))
+
+    seen: list[tuple[int, list[str]]] = []
+    watched = play_game(*players(), "barrage", 200, 6,
+                        observer=lambda game, events: seen.append(
+                            (game.ply, [event.type for event in events])))
+    plain = play_game(*players(), "barrage", 200, 6)
+    assert (watched.winner, watched.reason, watched.plies) == (plain.winner, plain.reason, plain.plies)
+    assert [ply for ply, _ in seen] == list(range(1, watched.plies + 1))  # every ruling, in order
+    assert all("move" in types for _, types in seen)
+
 def test_wilson_interval_matches_the_textbook_values() -> None:
     low, high = wilson(8, 10)
     assert round(low, 3) == 0.490 and round(high, 3) == 0.943

@@ -1,0 +1,138 @@
+"""The games our bot loses against one opponent, told ply by ply, to find out what beats it.
+
+For each game the bot loses (the seeds and colours `bench_bot_ab.py` and
+`bench_bot_opponents.py` use, so our setups are theirs): how it ended, the last plies as the referee ruled them (moves
+and battles with both kinds), and the true board every few of those plies and at the end, each
+piece marked with its side and whether the other side has seen it. A summary of all endings
+closes the report. This is the referee's record, not the bot's: the bot never sees it.
+
+Run: nice -n 5 .venv/bin/python bench/bench_bot_losses.py --opponent celsius1.1 --rules none
+          --games 20 --seed 41 [--plies 40] [--every 6] [--level normal] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any, TextIO
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench_bot_opponents import opponent_command  # noqa: E402
+
+from engine.stratego.events import Event  # noqa: E402
+from engine.stratego.game import Game  # noqa: E402
+from engine.stratego.pieces import Color  # noqa: E402
+from engine.stratego.squares import Square  # noqa: E402
+from firmware_bridge.bot.match import make_player, play_game  # noqa: E402
+
+
+def piece_mark(game: Game, square: Square) -> str:
+    """Four characters: '*' when the other side has seen it, its side (r/b), its rank (classic:
+    Marshal 10 ... Scout 2, Spy 1) or its kind's first letter (B bomb, F flag)."""
+    piece = game.piece_at(square)
+    if piece is None:
+        return "   ."
+    rank = game.variant.kinds[piece.kind].rank
+    token = str(rank) if rank else piece.kind[0].upper()
+    seen = "*" if game.knows(piece.color.other, piece) else " "
+    return f"{seen}{piece.color.value[0]}{token:>2}"
+
+
+def board_text(game: Game) -> str:
+    """The true board, top rank first, with file letters underneath."""
+    variant = game.variant
+    rows = [f"{rank + 1:3d} " + "".join(piece_mark(game, Square(file, rank))
+                                        for file in range(variant.width))
+            for rank in range(variant.height - 1, -1, -1)]
+    files = "    " + "".join(f"{Square(file, 0).name[:-1]:>4}" for file in range(variant.width))
+    return "\n".join(rows + [files])
+
+
+def ruling_text(events: list[Event]) -> list[str]:
+    """The moves and battles of one ruling, both kinds shown (the referee's record)."""
+    lines = []
+    for event in events:
+        data: dict[str, Any] = event.to_dict()
+        if data.get("type") == "move":
+            lines.append(f"{data['color']} {data['kind']} {data['move']}")
+        elif data.get("type") == "battle":
+            lines.append(f"{data['attacker']} attacks {data['defender']}: {data['outcome']} wins")
+    return lines
+
+
+class Recorder:
+    """The referee's observer: each ruling's text and the board after it."""
+
+    def __init__(self) -> None:
+        self.plies: list[tuple[int, list[str], str]] = []
+
+    def __call__(self, game: Game, events: list[Event]) -> None:
+        self.plies.append((game.ply, ruling_text(events), board_text(game)))
+
+
+def report(out: TextIO, number: int, bot: Color, reason: str, plies: int, recorder: Recorder,
+           last: int, every: int) -> None:
+    """One lost game: the last plies and a board every `every` of them and at the end."""
+    out.write(f"===== game {number}: the bot ({bot.value}) lost, {reason}, ply {plies}\n")
+    tail = recorder.plies[-last:]
+    for index, (ply, lines, board) in enumerate(tail):
+        out.write(f"ply {ply}: " + "; ".join(lines) + "\n")
+        if index % every == 0 or index == len(tail) - 1:
+            out.write(board + "\n")
+    out.flush()
+
+
+def play_all(args: argparse.Namespace, spec: str, out: TextIO) -> Counter[str]:
+    """Play the games; tell each loss to `out`; return how the games ended."""
+    endings: Counter[str] = Counter()
+    for number in range(args.games):
+        bot = Color.RED if number % 2 == 0 else Color.BLUE
+        game_seed = args.seed * 1000 + number
+        ours = make_player(f"bot:{args.level}", "classic", bot, game_seed * 2 + 1)
+        theirs = make_player(spec, "classic", bot.other, game_seed * 2 + 2)
+        red, blue = (ours, theirs) if bot is Color.RED else (theirs, ours)
+        recorder = Recorder()
+        result = play_game(red, blue, "classic", args.max_plies, game_seed, ("red", "blue"),
+                           args.rules, observer=recorder)
+        who = "bot" if result.winner == bot.value else (
+            "nobody" if result.winner is None else "opponent")
+        endings[f"{who}: {result.reason}"] += 1
+        print(f"game {number}: {who} wins, {result.reason}, {result.plies} plies", flush=True)
+        if who == "opponent":
+            report(out, number, bot, result.reason, result.plies, recorder, args.plies, args.every)
+    return endings
+
+
+def main() -> int:
+    """Play the games and tell each loss."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--opponent", default="peternlewis")
+    parser.add_argument("--rules", default="none")
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--level", default="normal")
+    parser.add_argument("--plies", type=int, default=40, help="plies told before each loss's end")
+    parser.add_argument("--every", type=int, default=6, help="a board every this many of them")
+    parser.add_argument("--max-plies", type=int, default=1000)
+    parser.add_argument("--out", default=None, help="write the report here (default: stdout)")
+    args = parser.parse_args()
+    root = Path(os.environ.get("ARBITER_OPPONENTS", "~/stratego-opponents")).expanduser()
+    spec, sought = opponent_command(args.opponent, root)
+    if spec is None:
+        print(f"{args.opponent}: not found ({sought}); see bench_bot_opponents.py")
+        return 1
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(open(args.out, "w", encoding="utf-8")) if args.out else sys.stdout
+        endings = play_all(args, spec, out)
+        out.write(f"bot:{args.level} against {args.opponent}, rules {args.rules}, seed {args.seed}: "
+                  f"{dict(endings)}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

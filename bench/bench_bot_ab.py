@@ -17,11 +17,9 @@ Run: nice -n 15 .venv/bin/python bench/bench_bot_ab.py --opponent peternlewis --
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import math
-import os
 import sys
 import time
 from collections import Counter
@@ -30,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_bot_opponents import Watched, losses, opponent_command  # noqa: E402
+from bench_bot_opponents import Watched, find_opponent, losses, one_opponent_parser  # noqa: E402
 from interleave import percentile  # noqa: E402
 
 from engine import Color  # noqa: E402
@@ -82,21 +80,13 @@ def summary(label: str, games: list[dict[str, Any]], against: tuple[int, int] | 
 
 def main() -> int:
     """Play both configurations game by game and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--opponent", default="peternlewis")
-    parser.add_argument("--rules", default="none")
-    parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--level", default="normal")
+    parser = one_opponent_parser(__doc__.splitlines()[0])
     parser.add_argument("--flip", default="informed",
                         help="the Level switch to flip (several, comma-separated, flip together)")
-    parser.add_argument("--max-plies", type=int, default=1000)
     parser.add_argument("--json", default=None, help="append each game's figures to this file")
     args = parser.parse_args()
-    root = Path(os.environ.get("ARBITER_OPPONENTS", "~/stratego-opponents")).expanduser()
-    spec, sought = opponent_command(args.opponent, root)
+    spec = find_opponent(args.opponent)
     if spec is None:
-        print(f"{args.opponent}: not found ({sought}); see bench_bot_opponents.py")
         return 1
     stands = player.LEVELS[args.level]
     switches = args.flip.split(",")

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import Any, TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_bot_opponents import opponent_command  # noqa: E402
+from bench_bot_opponents import find_opponent, one_opponent_parser  # noqa: E402
 
 from engine.stratego.events import Event  # noqa: E402
 from engine.stratego.game import Game  # noqa: E402
@@ -110,21 +109,13 @@ def play_all(args: argparse.Namespace, spec: str, out: TextIO) -> Counter[str]:
 
 def main() -> int:
     """Play the games and tell each loss."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--opponent", default="peternlewis")
-    parser.add_argument("--rules", default="none")
-    parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--level", default="normal")
+    parser = one_opponent_parser(__doc__.splitlines()[0])
     parser.add_argument("--plies", type=int, default=40, help="plies told before each loss's end")
     parser.add_argument("--every", type=int, default=6, help="a board every this many of them")
-    parser.add_argument("--max-plies", type=int, default=1000)
     parser.add_argument("--out", default=None, help="write the report here (default: stdout)")
     args = parser.parse_args()
-    root = Path(os.environ.get("ARBITER_OPPONENTS", "~/stratego-opponents")).expanduser()
-    spec, sought = opponent_command(args.opponent, root)
+    spec = find_opponent(args.opponent)
     if spec is None:
-        print(f"{args.opponent}: not found ({sought}); see bench_bot_opponents.py")
         return 1
     with contextlib.ExitStack() as stack:
         out = stack.enter_context(open(args.out, "w", encoding="utf-8")) if args.out else sys.stdout

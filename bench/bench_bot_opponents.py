@@ -88,6 +88,27 @@ def opponent_command(name: str, root: Path) -> tuple[str | None, str]:
     raise ValueError(f"unknown opponent {name!r}; known: {', '.join(OPPONENTS)}")
 
 
+def one_opponent_parser(description: str) -> argparse.ArgumentParser:
+    """The arguments of a bench that plays our bot against one opponent (A/B runs, losses)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--opponent", default="peternlewis", choices=OPPONENTS)
+    parser.add_argument("--rules", default="none")
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--level", default="normal")
+    parser.add_argument("--max-plies", type=int, default=1000)
+    return parser
+
+
+def find_opponent(name: str) -> str | None:
+    """The spec of a built opponent under ARBITER_OPPONENTS, or None having said what was sought."""
+    root = Path(os.environ.get("ARBITER_OPPONENTS", "~/stratego-opponents")).expanduser()
+    spec, sought = opponent_command(name, root)
+    if spec is None:
+        print(f"{name}: not found ({sought}); see bench_bot_opponents.py")
+    return spec
+
+
 class Watched:
     """Our bot, with a record of the battles its seat was told of (what it sees anyway)."""
 

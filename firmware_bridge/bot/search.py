@@ -364,13 +364,14 @@ def _informed_leaf(board: SearchBoard, me: int, capture: float, feared: float, v
 
 def informed_reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
                          model: Perception, flag: int = -1, deep: bool = False,
-                         shown: tuple[int, int] = (-1, -1)) -> float:
+                         shown: tuple[int, int] = (-1, -1), watch: bool = False) -> float:
     """The opponent (to move) picks the answer that looks best by what it can know of our pieces
     (`model`); the value for it of that answer in this world, after our capture step (chosen by
     our beliefs, scored by the world). Ties go to the answer truly better for it. `deep`: its
     quiet approaches count too, and the end of each line counts the threats it would carry out
     that we cannot parry at once (`_informed_leaf`). `shown`: our piece and the enemy piece that
-    fought at the root, known to both sides from then on."""
+    fought at the root, known to both sides from then on. `watch`: its steps next to our flag
+    count (`deep` has them)."""
     opponent = 1 - me
     cells = board.cells
     before = attacks(board, me)
@@ -381,7 +382,7 @@ def informed_reply_value(board: SearchBoard, me: int, values: Values, stats: Sea
                                               shown[0])
     exposed = FLAG_THREAT if flag_threatened(board, me, flag, values) else 0.0
     best_seen, best_true = exposed - feared, exposed - true_capture  # a quiet move elsewhere
-    replies = opponent_replies(board, opponent, victims, deep)
+    replies = opponent_replies(board, opponent, victims, deep, flag if watch else -1)
     if replies is None:
         return -WIN  # it cannot move and loses
     for origin, target in replies:
@@ -428,7 +429,7 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
         elif replies and model is not None:
             fought = (undo[2], undo[3]) if undo[3] != EMPTY else (-1, -1)
             value = _move_gain(board, undo, values) - informed_reply_value(
-                board, me, values, stats, model, flag, deep, fought)
+                board, me, values, stats, model, flag, deep, fought, watch)
         elif replies:
             value = _move_gain(board, undo, values) - reply_value(board, me, values, stats, flag, deep,
                                                                   watch)

@@ -179,6 +179,20 @@ def test_normal_charges_the_first_move_of_a_piece_that_never_moved() -> None:
     assert moved_again == 0.0
 
 
+def open_flag_position() -> tuple[SearchBoard, list[tuple[int, int]]]:
+    """Our flag on c1 between bombs, open on c2; an enemy Sergeant on c3, one step from there.
+    Our moves: the Major guards c2 (e2-d2), or the Lieutenant steps elsewhere (j2-j3)."""
+    board = SearchBoard(RULES)
+    board.add(index("c1"), RED, "flag", 0)
+    board.add(index("b1"), RED, "bomb", 1)
+    board.add(index("d1"), RED, "bomb", 2)
+    board.add(index("e2"), RED, "major", 3, moved=True)
+    board.add(index("j2"), RED, "lieutenant", 4, moved=True)
+    board.add(index("c3"), BLUE, "sergeant", 10, moved=True, hidden=HIDDEN_MOVED)
+    board.add(index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
+    return board, [(index("e2"), index("d2")), (index("j2"), index("j3"))]
+
+
 def test_watching_the_flag_the_search_guards_the_square_an_intruder_would_step_to() -> None:
     """Our flag stands open on one side, c2; an enemy Sergeant one step from there. With `watch`
     the opponent's step next to the flag is one of its replies, so guarding c2 beats a quiet move
@@ -186,15 +200,7 @@ def test_watching_the_flag_the_search_guards_the_square_an_intruder_would_step_t
     worth = values()
 
     def guard_minus_elsewhere(watch: bool) -> float:
-        board = SearchBoard(RULES)
-        board.add(index("c1"), RED, "flag", 0)
-        board.add(index("b1"), RED, "bomb", 1)
-        board.add(index("d1"), RED, "bomb", 2)
-        board.add(index("e2"), RED, "major", 3, moved=True)
-        board.add(index("j2"), RED, "lieutenant", 4, moved=True)
-        board.add(index("c3"), BLUE, "sergeant", 10, moved=True)
-        board.add(index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
-        moves = [(index("e2"), index("d2")), (index("j2"), index("j3"))]
+        board, moves = open_flag_position()
         found = search_world(board, RED, moves, worth, True, None, SearchStats(), watch=watch)
         assert found is not None
         return found[0] - found[1]

@@ -8,6 +8,7 @@ from firmware_bridge.bot.evaluation import kind_values
 from firmware_bridge.bot.perception import Perception
 from firmware_bridge.bot.search import SearchStats, informed_reply_value, reply_value, search_world
 from firmware_bridge.bot.seat import HIDDEN_MOVED, HIDDEN_STILL
+from tests.firmware_bridge.bot.test_evaluation import open_flag_position
 
 CLASSIC = get_variant("classic")
 RULES = rules_for(CLASSIC)
@@ -116,3 +117,19 @@ def test_a_piece_of_ours_that_fought_is_known_to_the_opponent_from_then_on() -> 
     attack = [(index("e4"), index("e5"))]
     found = search_world(board, RED, attack, WORTH, True, None, SearchStats(), model=model)
     assert found == [6.0 - 22.0]
+
+
+def test_choosing_by_what_it_knows_the_opponent_still_steps_next_to_an_open_flag() -> None:
+    """The watch holds in the informed search too: our flag on c1 is open on c2 and an enemy
+    Sergeant stands on c3, so guarding c2 beats a quiet move elsewhere only with the watch."""
+
+    def guard_minus_elsewhere(watch: bool) -> float:
+        board, moves = open_flag_position()
+        model = Perception(board, RED, WORTH, {10: {"sergeant": 1.0}, 11: {"flag": 1.0}}, set())
+        found = search_world(board, RED, moves, WORTH, True, None, SearchStats(), model=model,
+                             watch=watch)
+        assert found is not None
+        return found[0] - found[1]
+
+    assert guard_minus_elsewhere(watch=False) == 0.0
+    assert guard_minus_elsewhere(watch=True) > 100.0

@@ -38,7 +38,6 @@ def test_an_illegal_answer_forfeits_the_game() -> None:
     assert result.winner == "blue" and result.reason == "forfeit-movement"
 
 
-
 def test_an_observer_on_the_referees_side_sees_every_ruling_and_changes_nothing() -> None:
     from firmware_bridge.bot.match import play_game
 

@@ -28,12 +28,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_bot_opponents import Watched, find_opponent, losses, one_opponent_parser  # noqa: E402
+from bench_bot_opponents import bench_game, find_opponent, losses, one_opponent_parser  # noqa: E402
 from interleave import percentile  # noqa: E402
 
-from engine import Color  # noqa: E402
 from firmware_bridge.bot import player  # noqa: E402
-from firmware_bridge.bot.match import make_player, play_game, wilson  # noqa: E402
+from firmware_bridge.bot.match import wilson  # noqa: E402
 
 
 def fisher_one_sided(wins: int, games: int, other_wins: int, other_games: int) -> float:
@@ -49,17 +48,12 @@ def fisher_one_sided(wins: int, games: int, other_wins: int, other_games: int) -
 def play(level: player.Level, spec: str, rules: str, number: int, seed: int,
          max_plies: int) -> dict[str, Any]:
     """One game of our bot at `level` (colours alternate with the game number)."""
-    bot_is_red = number % 2 == 0
-    game_seed = seed * 1000 + number
-    color = Color.RED if bot_is_red else Color.BLUE
     player.LEVELS[level.name] = level
-    ours = Watched(make_player(f"bot:{level.name}", "classic", color, game_seed * 2 + 1), color)
-    theirs = make_player(spec, "classic", color.other, game_seed * 2 + 2)
-    red, blue = (ours, theirs) if bot_is_red else (theirs, ours)
-    result = play_game(red, blue, "classic", max_plies, game_seed, ("red", "blue"), rules)
-    who = "bot" if result.winner == color.value else ("nobody" if result.winner is None else "opponent")
-    return {"game": number, "who": who, "reason": result.reason, "plies": result.plies,
-            "think": result.think_seconds[color.value], "losses": dict(losses(ours.battles, color.value))}
+    game = bench_game(f"bot:{level.name}", spec, number, seed, rules, max_plies)
+    color = game.color.value
+    return {"game": number, "who": game.who, "reason": game.result.reason,
+            "plies": game.result.plies, "think": game.result.think_seconds[color],
+            "losses": dict(losses(game.battles, color))}
 
 
 def summary(label: str, games: list[dict[str, Any]], against: tuple[int, int] | None) -> str:

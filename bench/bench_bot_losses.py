@@ -1,10 +1,11 @@
 """The games our bot loses against one opponent, told ply by ply, to find out what beats it.
 
-For each game the bot loses (the seeds and colours `bench_bot_ab.py` and
-`bench_bot_opponents.py` use, so our setups are theirs): how it ended, the last plies as the referee ruled them (moves
-and battles with both kinds), and the true board every few of those plies and at the end, each
-piece marked with its side and whether the other side has seen it. A summary of all endings
-closes the report. This is the referee's record, not the bot's: the bot never sees it.
+For each game the bot loses (the games `bench_bot_ab.py` and `bench_bot_opponents.py` play:
+`bench_game`, the same seeds and colours, so our setups are theirs): how it ended, the last plies
+as the referee ruled them (moves and battles with both kinds), and the true board every few of
+those plies and at the end, each piece marked with its side and whether the other side has seen
+it. A summary of all endings closes the report. This is the referee's record, not the bot's: the
+bot never sees it.
 
 Run: nice -n 5 .venv/bin/python bench/bench_bot_losses.py --opponent celsius1.1 --rules none
           --games 20 --seed 41 [--plies 40] [--every 6] [--level normal] [--out FILE]
@@ -21,13 +22,12 @@ from typing import Any, TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_bot_opponents import find_opponent, one_opponent_parser  # noqa: E402
+from bench_bot_opponents import bench_game, find_opponent, one_opponent_parser  # noqa: E402
 
 from engine.stratego.events import Event  # noqa: E402
 from engine.stratego.game import Game  # noqa: E402
 from engine.stratego.pieces import Color  # noqa: E402
 from engine.stratego.squares import Square  # noqa: E402
-from firmware_bridge.bot.match import make_player, play_game  # noqa: E402
 
 
 def piece_mark(game: Game, square: Square) -> str:
@@ -90,20 +90,15 @@ def play_all(args: argparse.Namespace, spec: str, out: TextIO) -> Counter[str]:
     """Play the games; tell each loss to `out`; return how the games ended."""
     endings: Counter[str] = Counter()
     for number in range(args.games):
-        bot = Color.RED if number % 2 == 0 else Color.BLUE
-        game_seed = args.seed * 1000 + number
-        ours = make_player(f"bot:{args.level}", "classic", bot, game_seed * 2 + 1)
-        theirs = make_player(spec, "classic", bot.other, game_seed * 2 + 2)
-        red, blue = (ours, theirs) if bot is Color.RED else (theirs, ours)
         recorder = Recorder()
-        result = play_game(red, blue, "classic", args.max_plies, game_seed, ("red", "blue"),
-                           args.rules, observer=recorder)
-        who = "bot" if result.winner == bot.value else (
-            "nobody" if result.winner is None else "opponent")
-        endings[f"{who}: {result.reason}"] += 1
-        print(f"game {number}: {who} wins, {result.reason}, {result.plies} plies", flush=True)
-        if who == "opponent":
-            report(out, number, bot, result.reason, result.plies, recorder, args.plies, args.every)
+        game = bench_game(f"bot:{args.level}", spec, number, args.seed, args.rules, args.max_plies,
+                          observer=recorder)
+        result = game.result
+        endings[f"{game.who}: {result.reason}"] += 1
+        print(f"game {number}: {game.who} wins, {result.reason}, {result.plies} plies", flush=True)
+        if game.who == "opponent":
+            report(out, number, game.color, result.reason, result.plies, recorder, args.plies,
+                   args.every)
     return endings
 
 

@@ -44,6 +44,7 @@ import shlex
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,7 @@ from interleave import percentile  # noqa: E402
 from engine import Color  # noqa: E402
 from firmware_bridge.bot.match import (  # noqa: E402
     GameResult,
+    Observer,
     Tally,
     make_player,
     play_game,
@@ -127,6 +129,38 @@ class Watched:
         return self.inner.on_update(view, events)
 
 
+@dataclass
+class BenchGame:
+    """One game of our bot as the benches play it, and how it went for the bot."""
+
+    number: int
+    color: Color  # our bot's colour
+    result: GameResult
+    battles: list[dict[str, Any]]  # the battles our seat was told of
+
+    @property
+    def who(self) -> str:
+        """Who won: "bot", "opponent" or "nobody"."""
+        if self.result.winner is None:
+            return "nobody"
+        return "bot" if self.result.winner == self.color.value else "opponent"
+
+
+def bench_game(bot: str, spec: str, number: int, seed: int, rules: str, max_plies: int,
+               opponent: str = "opponent", observer: Observer | None = None) -> BenchGame:
+    """Game `number` of a series: our bot (`bot`, a player spec) against `spec`, colours
+    alternating with the number, seeds from `seed`, so every bench plays the same setups."""
+    bot_is_red = number % 2 == 0
+    game_seed = seed * 1000 + number
+    color = Color.RED if bot_is_red else Color.BLUE
+    ours = Watched(make_player(bot, "classic", color, game_seed * 2 + 1), color)
+    theirs = make_player(spec, "classic", color.other, game_seed * 2 + 2)
+    red, blue = (ours, theirs) if bot_is_red else (theirs, ours)
+    names = (bot, opponent) if bot_is_red else (opponent, bot)
+    result = play_game(red, blue, "classic", max_plies, game_seed, names, rules, observer)
+    return BenchGame(number, color, result, ours.battles)
+
+
 def losses(battles: list[dict[str, Any]], color: str) -> Counter[str]:
     """Where our pieces died: on bombs when attacking, and the two highest officers."""
     found: Counter[str] = Counter()
@@ -159,21 +193,13 @@ def play_pairing(bot: str, opponent: str, spec: str, rules: str, games: int, see
     endings: Counter[str] = Counter()
     started = time.perf_counter()
     for number in range(games):
-        bot_is_red = number % 2 == 0
-        game_seed = seed * 1000 + number
-        bot_color = Color.RED if bot_is_red else Color.BLUE
-        ours = Watched(make_player(bot, "classic", bot_color, game_seed * 2 + 1), bot_color)
-        theirs = make_player(spec, "classic", bot_color.other, game_seed * 2 + 2)
-        red, blue = (ours, theirs) if bot_is_red else (theirs, ours)
-        names = (bot, opponent) if bot_is_red else (opponent, bot)
-        result: GameResult = play_game(red, blue, "classic", max_plies, game_seed, names, rules)
-        tally.add(result, bot_is_red)
-        think += result.think_seconds[bot_color.value]
-        lost += losses(ours.battles, bot_color.value)
-        who = "bot" if result.winner == bot_color.value else ("nobody" if result.winner is None else "opponent")
-        endings[f"{who}: {result.reason}"] += 1
-        print(f"  game {number + 1} ({rules}): bot {bot_color.value}: {who} wins, {result.reason}, "
-              f"{result.plies} plies", flush=True)
+        game = bench_game(bot, spec, number, seed, rules, max_plies, opponent)
+        tally.add(game.result, game.color is Color.RED)
+        think += game.result.think_seconds[game.color.value]
+        lost += losses(game.battles, game.color.value)
+        endings[f"{game.who}: {game.result.reason}"] += 1
+        print(f"  game {number + 1} ({rules}): bot {game.color.value}: {game.who} wins, "
+              f"{game.result.reason}, {game.result.plies} plies", flush=True)
     low, high = wilson(tally.wins, tally.games)
     play_low, play_high = wilson(tally.wins_by_play, tally.games)
     return {

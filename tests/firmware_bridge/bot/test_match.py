@@ -54,6 +54,7 @@ def test_an_observer_on_the_referees_side_sees_every_ruling_and_changes_nothing(
     assert [ply for ply, _ in seen] == list(range(1, watched.plies + 1))  # every ruling, in order
     assert all("move" in types for _, types in seen)
 
+
 def test_wilson_interval_matches_the_textbook_values() -> None:
     low, high = wilson(8, 10)
     assert round(low, 3) == 0.490 and round(high, 3) == 0.943

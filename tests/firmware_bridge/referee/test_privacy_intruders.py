@@ -110,6 +110,8 @@ def play_watched_game(table, broker) -> None:
     checked_blue = checked_admin = 0
     red_commands: list[bytes] = []
     stale_red_state: bytes | None = None
+    red_accepted: list[int] = []  # every snapshot seq red's tablet took, in order
+    table.red.on_state = lambda state: red_accepted.append(state["seq"])
 
     for ply in range(400):
         game = referee.session.game
@@ -163,7 +165,9 @@ def play_watched_game(table, broker) -> None:
                 t == topics.state and contract.decode("state", p)["seq"] == m for t, p in admin.taken(k)))
             assert (referee.session.seq, game.hash) == before, "an intruder changed the game"
             assert referee.session.phase == "playing" and referee.session.draw_offer is None
-            assert table.red.seq == referee.session.seq, "red's tablet was rolled back"
+            # red's own snapshot may still be on its way: wait for it, never for a time.
+            assert table.red.wait(lambda c, s=referee.session.seq: c.seq == s, 10), "red's tablet lags"
+            assert red_accepted == sorted(red_accepted), "red's tablet was rolled back"
 
         mover = table.seat(game.to_move.value)
         move = str(rng.choice(game.legal_moves()))

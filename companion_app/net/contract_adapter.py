@@ -189,9 +189,10 @@ class ContractTranslator:
             self.deliver("notice", {"text": message, "code": code,
                                     "known": REPLY_NOTICES.get(code, OTHER_REFUSAL)})
 
-    def connection(self, name: str, online: bool) -> None:
-        """A link came up or went down (the referee, or this app's own broker link)."""
-        self.deliver("connection", {name: "online" if online else "offline"})
+    def connection(self, name: str, status: str) -> None:
+        """A link came up or went down (the referee, or this app's own broker link): "online",
+        "offline", or "unpaired" (our link is up, the referee's key is not pinned yet)."""
+        self.deliver("connection", {name: status})
 
     # -- derived ------------------------------------------------------------------------------
     def _guidance(self) -> None:

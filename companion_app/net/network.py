@@ -36,7 +36,7 @@ class _NetworkLink(Link):
         self.adapter: ContractTranslator | None = None
         self._poll = None
         self._ui: Any = None
-        self._was_connected: bool | None = None
+        self._shown_status: str | None = None  # the referee's status last delivered
 
     def _to_ui(self, method: str):
         """A callback for the network thread that runs adapter.<method>(payload) on the UI thread."""
@@ -53,12 +53,28 @@ class _NetworkLink(Link):
 
         self._poll = Clock.schedule_interval(self._check_connection, 0.5)
 
+    # Seat and display hear the referee only by the signing key their pairing pins; the hall
+    # overview pins each board's key itself, and its light is its own broker link.
+    pairs_with_referee = False
+
+    def _referee_status(self) -> str:
+        """"online" when our broker link is up and the referee's (verified) presence says online;
+        "unpaired" while our link is up but no signing key of the referee is pinned yet: what it
+        publishes is held unread until then (protocol/public_client.py), so only pairing can tell
+        whether it is there; else "offline". Our own link and our own pin decide it: nothing
+        published on the broker makes it "unpaired" or "online"."""
+        link_up = self.client.link.connected.is_set()
+        if not self.pairs_with_referee:
+            return "online" if link_up else "offline"
+        if link_up and self.client.pin.key is None:
+            return "unpaired"
+        return "online" if link_up and self.client.referee_online else "offline"
+
     def _check_connection(self, _dt: float) -> None:
-        # The referee is reachable when our broker link is up and its presence says online.
-        connected = self.client.link.connected.is_set() and getattr(self, "referee_online", True)
-        if connected != self._was_connected and self.adapter is not None:
-            self._was_connected = connected
-            self.adapter.connection("referee", connected)
+        status = self._referee_status()
+        if status != self._shown_status and self.adapter is not None:
+            self._shown_status = status
+            self.adapter.connection("referee", status)
 
     def close(self) -> None:
         """Stop the client and the polling."""
@@ -71,6 +87,8 @@ class _NetworkLink(Link):
 
 class SeatLink(_NetworkLink):
     """A player's tablet over MQTT."""
+
+    pairs_with_referee = True
 
     def __init__(self, address: str, seat: str, credentials_path: str | None = None) -> None:
         super().__init__(address)
@@ -157,6 +175,8 @@ class SeatLink(_NetworkLink):
 class DisplayLink(_NetworkLink):
     """The public referee display over MQTT."""
 
+    pairs_with_referee = True
+
     def open(self, deliver) -> None:
         """Connect and start delivering the public state and events."""
         from firmware_bridge.protocol.client import DisplayClient
@@ -196,11 +216,8 @@ class DisplayLink(_NetworkLink):
         else:
             self.adapter.pairing(payload)
 
-    def _check_connection(self, _dt: float) -> None:
-        online = self.client.link.connected.is_set() and self.client.referee_online
-        if online != self._was_connected and self.adapter is not None:
-            self._was_connected = online
-            self.adapter.connection("referee", online)
+    def _check_connection(self, dt: float) -> None:
+        super()._check_connection(dt)
         if self.client.info and self.adapter is not None and not getattr(self, "_info_sent", False):
             self._info_sent = True
             self.adapter.info(self.client.info)

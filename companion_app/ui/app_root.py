@@ -36,7 +36,7 @@ from companion_app.ui.widgets import BACKGROUND, BigButton, FitLabel, paint_back
 
 LinkFactory = Callable[[str, str | None], Link]
 STATUS_COLORS = {"online": "81c784", "offline": "e57373", "ok": "81c784", "lost": "e57373",
-                 "connecting": "ffd54f"}
+                 "connecting": "ffd54f", "unpaired": "ffd54f"}
 
 
 class TopBar(BoxLayout):

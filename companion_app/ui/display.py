@@ -31,8 +31,12 @@ from companion_app.ui.widgets import (
     WrapLabel,
 )
 
+# "unpaired": our broker link is up, but until the display is paired it cannot check (so does not
+# read) anything the referee publishes: whether the referee is there is not known yet.
 STATE_WORDS = {"online": N_("connected"), "offline": N_("not connected"), "ok": N_("connected"),
-               "lost": N_("not connected"), "connecting": N_("connecting...")}
+               "lost": N_("not connected"), "connecting": N_("connecting..."),
+               "unpaired": N_("waiting to be paired")}
+STATE_COLORS = {"online": "81c784", "ok": "81c784", "unpaired": "ffd54f"}  # else e57373
 
 
 class DisplayScreen(BoardScreen):
@@ -97,7 +101,7 @@ class DisplayScreen(BoardScreen):
             value = state.connection.get(key)
             if value:
                 word = tr(STATE_WORDS.get(value, value))
-                color = "81c784" if value in ("online", "ok") else "e57373"
+                color = STATE_COLORS.get(value, "e57373")
                 lines.append(f"[color={color}]•[/color] {names[key]}: {word}")
         self.links.text = "\n".join(lines)
         self.keys.text = seat_keys_text(tr, state.fingerprints, state.referee_fingerprint)

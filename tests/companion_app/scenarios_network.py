@@ -231,3 +231,43 @@ def connect_finds_board(d):
     root.set_language("de")
     yield 0.1
     d.report["title_de"] = screen.title.text
+
+
+def display_before_pairing(d):
+    """The referee display (and a seat tablet) on the real referee, before and after pairing: the
+    referee is there, but until the display has paired it reads nothing the referee publishes."""
+    from companion_app.demo.system import DemoSystem
+    from companion_app.net.network import network_link_factory
+    from tests.companion_app.scenarios_sizes import _look
+
+    system = DemoSystem()
+    system.start()
+    d.on_finish = system.stop
+    d.report.update(problems=[], looked=[], headings={}, texts={}, links={})
+    factory = network_link_factory()
+    display, red = TabletRoot(factory), TabletRoot(factory)
+    d.show(display, size=(1024, 600))
+    display.connect(system.url, None)
+    red.connect(system.url, "red")
+    # The referee answered both: the console shows the display's code, the tablet its squares.
+    yield from _until(lambda: "display" in system.codes and bool((red.state.pairing or {}).get("squares")),
+                      what="the referee's answers to the display and the tablet")
+    yield from _until(lambda: display.link.client.link.connected.is_set()
+                      and "referee" in display.state.connection, what="the display's first status")
+    yield 1.2  # two more polls of the link: the status as it stays
+    client = display.link.client
+    d.report["before"] = {"display": display.state.connection.get("referee"),
+                          "red": red.state.connection.get("referee"),
+                          "info_used": client.info is not None, "referee_online": client.referee_online,
+                          "turn": display.screen_by_name["display"].turn.text}
+    for language in ("en", "de", "bg"):
+        yield from _look(d, display, "display", "unpaired", ["1024x600", "800x1280"], language)
+        d.report["links"][f"before {language}"] = display.screen_by_name["display"].links.text
+    display.command("pair", {"code": system.codes["display"]})
+    yield from _until(lambda: display.state.connection.get("referee") == "online", what="the paired display")
+    d.report["after"] = display.state.connection.get("referee")
+    for language in ("en", "de", "bg"):
+        yield from _look(d, display, "display", "paired", ["1024x600", "800x1280"], language)
+        d.report["links"][f"after {language}"] = display.screen_by_name["display"].links.text
+    red.disconnect()
+    display.disconnect()

@@ -30,3 +30,19 @@ def test_the_arbiters_overview_lists_every_board_and_opens_one(run_scenario):
     assert report["status"].startswith("Setup")
     assert report["back_visible"] == 1
     assert report["back_to"] == "overview"
+
+
+def test_an_unpaired_display_says_it_waits_to_be_paired_not_that_the_referee_is_away(run_scenario):
+    report, shots = run_scenario("display_before_pairing")
+    # The referee is there, but nothing it published was read: the display waits to be paired.
+    assert report["before"] == {"display": "unpaired", "red": "unpaired", "info_used": False,
+                                "referee_online": False, "turn": "Waiting for the game to start"}
+    assert report["links"]["before en"] == "[color=ffd54f]•[/color] Referee: waiting to be paired"
+    assert report["links"]["before de"] == "[color=ffd54f]•[/color] Schiedsrichter: wartet auf Kopplung"
+    assert report["links"]["before bg"] == "[color=ffd54f]•[/color] Съдия: очаква сдвояване"
+    # Paired by the console's code: connected, as before.
+    assert report["after"] == "online"
+    assert report["links"]["after en"].startswith("[color=81c784]•[/color] Referee: connected")
+    assert report["links"]["after de"].startswith("[color=81c784]•[/color] Schiedsrichter: verbunden")
+    assert report["problems"] == []  # every text fits, at 1024x600 and upright, in each language
+    assert (shots / "display-unpaired-1024x600-bg.png").exists()

@@ -6,10 +6,15 @@ comes from that exchange, never from ``info``; the number it shows equals the co
 
 from __future__ import annotations
 
+import time
+
 from companion_app.i18n.catalog import Translator
 from companion_app.i18n.texts import seat_keys_text
 from companion_app.model.table import TableState
 from companion_app.net import network
+from firmware_bridge.protocol import contract
+from firmware_bridge.protocol.mqtt_link import MqttLink
+from firmware_bridge.protocol.signing import PublicSigner
 from firmware_bridge.referee.service import Referee, RefereeSettings
 from tests.firmware_bridge.helpers import wait_until
 
@@ -57,3 +62,59 @@ def test_a_new_game_keeps_the_referee_key_on_the_display():
     state.apply("referee_fingerprint", {"fingerprint": "9999-8888-7777-6666"})
     state.apply("new_game", {})
     assert state.referee_fingerprint == "9999-8888-7777-6666"
+
+
+def test_an_unpaired_display_says_it_waits_to_be_paired_whatever_the_broker_carries(broker_url, tmp_path,
+                                                                                    monkeypatch):
+    """Before pairing the display cannot check the referee's messages (they are held unread), so
+    it may not say "not connected" while its broker link is up: it waits to be paired. What a
+    stranger publishes in the referee's name changes nothing; after pairing the referee's
+    verified presence decides, as before."""
+    delivered: list[tuple[str, dict]] = []
+    monkeypatch.setattr(network, "to_ui_thread", lambda run: lambda kind, payload: run(kind, payload))
+    monkeypatch.setattr(network.DisplayLink, "_start_polling", lambda self: None)
+    monkeypatch.setattr(network, "app_home", lambda: tmp_path / "app")
+    referee = Referee(RefereeSettings("b1", tmp_path / "journal.db", broker_url))
+    assert referee.start()
+    codes: dict[str, str] = {}
+    referee.on_pairing_code = lambda seat, code: codes.__setitem__(seat, code)
+    topics = contract.Topics("b1")
+    stranger, forger = MqttLink(broker_url, "stranger"), PublicSigner.generate()
+    link = network.DisplayLink(f"{broker_url}/b1")
+
+    def status() -> str | None:
+        link._check_connection(0.5)  # what the UI's poll does every half second
+        return next((p["referee"] for kind, p in reversed(delivered) if kind == "connection" and "referee" in p),
+                    None)
+
+    try:
+        link.open(lambda kind, payload: delivered.append((kind, payload)))
+        assert link.client.link.connected.wait(10)
+        # The referee is there (its console shows the display's code) and its info and presence
+        # reached the display, held unread.
+        assert wait_until(lambda: "display" in codes), "the console showed no code for the display"
+        assert wait_until(lambda: {topics.info, topics.presence("referee")} <= set(link.client._held))
+        assert status() == "unpaired"
+        # A stranger's info and presence, signed by its own key, in the referee's name.
+        assert stranger.start(wait=10)
+        for topic, kind, body in ((topics.info, "info", {"v": 1, "board": "b1", "referee_key": "k" * 44,
+                                                          "variant": "classic", "sign_key": forger.verify_key,
+                                                          "run": 99, "n": 0}),
+                                  (topics.presence("referee"), "presence",
+                                   {"v": 1, "client": "referee", "role": "referee", "online": False,
+                                    "board": "b1", "run": 99, "n": 1})):
+            stranger.publish(topic, forger.sign(topic, contract.encode(kind, body)))
+        time.sleep(0.5)
+        assert status() == "unpaired"
+        assert link.client.info is None and not link.client.referee_online  # nothing held was used
+        link.send("pair", {"code": codes["display"]})
+        assert wait_until(lambda: link.client.referee_online), "the paired display never heard the referee"
+        assert status() == "online"
+        referee.stop()  # its last word, signed: offline
+        assert wait_until(lambda: not link.client.referee_online)
+        assert status() == "offline"
+    finally:
+        link.close()
+        stranger.stop()
+        if not referee.stopping.is_set():
+            referee.stop()

@@ -219,16 +219,7 @@ class SeatClient(SequencedClient):
         if raw[:len(crypto.MAGIC)] == crypto.MAGIC:
             self._on_sealed_pair_reply(topic, raw)
             return
-        with self._lock:
-            outcome = self.pairing.on_reply(raw)
-            if outcome is None:
-                return
-            status, body = outcome
-            if status == "granted":
-                self._granted(body)
-        if self.on_pairing:
-            self.on_pairing(self.pairing.status or {})
-        self._notify()
+        super()._on_pair_reply(topic, raw)
 
     def _granted(self, grant: dict) -> None:
         self.seat = grant["seat"]

@@ -217,7 +217,11 @@ class SequenceTracker:
 
 
 class SequencedClient(ClientBase):
-    """A client that follows one board's snapshots and events in order (a seat, a display)."""
+    """A client that follows one board's snapshots and events in order (a seat, a display), and
+    pairs with the referee (its subclass makes ``pairing`` and says in ``_granted`` what it keeps)."""
+
+    pairing: PairingClient
+    on_pairing: Callback
 
     def __init__(self, broker_url: str | BrokerURL, board: str, client_id: str | None,
                  ca_file: str | None = None) -> None:
@@ -238,6 +242,23 @@ class SequencedClient(ClientBase):
             self.hello("gap")
         if gap is not None and callback:
             callback(events)
+
+    def _on_pair_reply(self, topic: str, raw: bytes) -> None:
+        """The referee's answer to our pairing request: a challenge, a refusal, or the grant."""
+        with self._lock:
+            outcome = self.pairing.on_reply(raw)
+            if outcome is None:
+                return
+            status, body = outcome
+            if status == "granted":
+                self._granted(body)
+        if self.on_pairing:
+            self.on_pairing(self.pairing.status or {})
+        self._notify()
+
+    def _granted(self, grant: dict) -> None:
+        """What the client keeps of a pairing grant (under ``_lock``): at least the signing key."""
+        raise NotImplementedError
 
 
 class DisplayClient(SequencedClient):
@@ -283,19 +304,10 @@ class DisplayClient(SequencedClient):
         """The six digits the referee's console shows for this display."""
         self.pairing.send_code(code)
 
-    def _on_pair_reply(self, topic: str, raw: bytes) -> None:
-        with self._lock:
-            outcome = self.pairing.on_reply(raw)
-        if outcome is None:
-            return
-        status, body = outcome
-        if status == "granted":
-            self.fresh.min_run = max(self.fresh.min_run, body["run"])
-            self.fresh.game_no = max(self.fresh.game_no, body.get("game_no", 0))
-            self.pin_key(body["sign_key"])
-        if self.on_pairing:
-            self.on_pairing(self.pairing.status or {})
-        self._notify()
+    def _granted(self, grant: dict) -> None:
+        self.fresh.min_run = max(self.fresh.min_run, grant["run"])
+        self.fresh.game_no = max(self.fresh.game_no, grant.get("game_no", 0))
+        self.pin_key(grant["sign_key"])
 
     def _info_arrived(self, info: dict) -> None:
         self.info = info

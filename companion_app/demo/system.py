@@ -50,9 +50,14 @@ class DemoSystem:
         """The broker URL with the board name, as a tablet types it."""
         return f"{self.broker.url}/{self.board_name}"
 
-    def start(self) -> None:
-        """Start the broker, then the referee (moves come from the board)."""
+    def start(self, referee: bool = True) -> None:
+        """Start the broker, then the referee (with `referee` False: later, by `start_referee`)."""
         self.broker.start()
+        if referee:
+            self.start_referee()
+
+    def start_referee(self) -> None:
+        """Start the referee on the running broker (moves come from the board)."""
         settings = RefereeSettings(board=self.board_name, journal_path=self.workdir / "journal.db",
                                    broker_url=self.broker.url, variant=self.variant.name,
                                    board_input=True, name="Demo table", computer=self.computer,

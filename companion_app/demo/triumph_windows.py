@@ -21,17 +21,21 @@ NEXT_STEPS = """\
 arbiter demo: Napoleon's Triumph runs on this computer (broker and referee at {url}).
   Windows: the pairing codes above the referee display (left), the Allies' tablet (middle),
   the French tablet (right).
-  1. On each tablet type the code the codes window shows for it, and press "Send code".
+  1. On each tablet and on the referee display type the code the codes window shows for it, and
+     press "Send code".
   2. Each side sends its set-up (the standard one is ready), then plays on its tablet.
   Close any window to end the demo."""
 
 
 def codes_text(codes: dict[str, str]) -> str:
-    """What the codes window says: each tablet's code, or that the tablets are still starting."""
+    """What the codes window says: each tablet's code, or that the tablets are still starting (the
+    referee display's once it asks: `--no-display` leaves it out)."""
     lines = ["Type this code on each tablet:", ""]
     for seat in ("red", "blue"):
         code, side = codes.get(seat), SIDES[seat][0].upper() + SIDES[seat][1:]
         lines.append(f"{side}: [b]{code}[/b]" if code else f"{side}: waiting for the tablet...")
+    if codes.get("display"):
+        lines.append(f"The referee display: [b]{codes['display']}[/b]")
     return "\n".join(lines)
 
 

@@ -7,6 +7,7 @@ clock (`to_ui_thread`), and the contract translation runs on the UI thread.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -177,6 +178,13 @@ class DisplayLink(_NetworkLink):
 
     pairs_with_referee = True
 
+    def __init__(self, address: str, folder: str | None = None) -> None:
+        super().__init__(address)
+        # Where the referee's key from the last pairing is kept: the app's folder, or the folder of
+        # the tablets' credentials (the demo's own, so a new demo's referee is paired anew).
+        self._pin_path = Path(folder) if folder else app_home()
+        self._pin_path /= f"display-{self.board}.json"
+
     def open(self, deliver) -> None:
         """Connect and start delivering the public state and events."""
         from firmware_bridge.protocol.client import DisplayClient
@@ -184,7 +192,6 @@ class DisplayLink(_NetworkLink):
         super().open(deliver)
         self.adapter = ContractTranslator(deliver, None)
         self._ui = to_ui_thread(self._run)
-        self._pin_path = app_home() / f"display-{self.board}.json"
         client = DisplayClient(self.broker, self.board, sign_key=self._stored_key())
         client.on_state = self._to_ui("public_state")
         client.on_events = self._to_ui("events")
@@ -311,13 +318,14 @@ class BoardFinder:
 
 
 def network_link_factory(credentials_path: str | None = None):
-    """A link factory for TabletRoot: seat None makes a referee display."""
+    """A link factory for TabletRoot: seat None makes a referee display (keeping its pairing beside
+    the credentials file, if one is given)."""
 
     def make(address: str, seat: str | None) -> Link:
         if seat == "overview":
             return OverviewLink(address)
         if seat is None:
-            return DisplayLink(address)
+            return DisplayLink(address, str(Path(credentials_path).parent) if credentials_path else None)
         return SeatLink(address, seat, credentials_path)
 
     return make

@@ -228,8 +228,8 @@ class TabletRoot(BoxLayout):
             return "overview"
         if self.link is not None and (state.replay is not None or state.replay_open):
             return "replay"
-        if state.seat is None:
-            return "display"
+        if state.seat is None:  # the referee display: its own pairing by code, then the public game
+            return "pairing" if state.phase == "pairing" else "display"
         if is_triumph(state.variant, state.view) and state.phase in ("setup", "placing", "game", "over"):
             return "triumph_setup" if state.phase in ("setup", "placing") else "triumph"
         return state.phase if state.phase in self.screen_by_name else "connect"

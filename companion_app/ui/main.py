@@ -26,7 +26,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--verbose", action="store_true",
                         help="log what the network does (for developers; a family sees nothing)")
     parser.add_argument("--credentials", default=None,
-                        help="file keeping this tablet's pairing (default: in the app's folder)")
+                        help="file keeping this tablet's pairing (default: in the app's folder; "
+                        "the referee display keeps its pairing in the same folder)")
     return parser.parse_args(argv)
 
 

@@ -122,8 +122,9 @@ class ConnectScreen(Screen):
         self.overview_button.text = tr("Arbiter's overview of all boards on this broker")
 
 
-def pairing_refusal_text(tr, pairing: dict[str, Any]) -> str:
-    """Why the referee did not give this tablet its seat, in the tablet's language ("" if it did not say)."""
+def pairing_refusal_text(tr, pairing: dict[str, Any], display: bool = False) -> str:
+    """Why the referee did not give this tablet its seat (with `display`: did not pair this referee
+    display), in the tablet's language ("" if it did not say)."""
     reason, data = pairing.get("reason") or "", pairing.get("data") or {}
     if reason == "computer-seat":
         return tr("The computer plays {side} in this game. To play {side} yourself, press "
@@ -138,22 +139,33 @@ def pairing_refusal_text(tr, pairing: dict[str, Any]) -> str:
                            "Too many wrong codes: try again in {count} minutes.", minutes).format(count=minutes)
     if pairing.get("bad_code"):
         return tr("The code has six digits, 0 to 9.")
+    if display and reason in DISPLAY_REASONS:
+        return tr(DISPLAY_REASONS[reason])
     if reason in PAIRING_REASONS:
         return tr(PAIRING_REASONS[reason])
+    if not pairing.get("message"):
+        return ""
     # An older referee says it in English only: the tablet's own sentence instead.
-    return tr("The referee did not give this tablet the seat: press Back and try again.") if pairing.get(
-        "message") else ""
+    return tr("The referee did not pair this display: press Back and try again.") if display else tr(
+        "The referee did not give this tablet the seat: press Back and try again.")
 
 
 PAIRING_REASONS = {
+    "wrong-code": N_("Wrong code: type it again."),  # a referee that does not count the tries
     "too-many-codes": N_("Too many wrong codes: press Back and ask for the seat again."),
     "no-code": N_("This tablet was asked for no code, or it expired: press Back and try again."),
     "busy": N_("Many tablets are asking for this seat right now: press Back and try again in a few minutes."),
 }
+# The same for the referee display, which asks for no seat.
+DISPLAY_REASONS = {
+    "too-many-codes": N_("Too many wrong codes: press Back and pair this display again."),
+    "busy": N_("Many displays are asking to be paired right now: press Back and try again in a few minutes."),
+}
 
 
 class PairingScreen(Screen):
-    """Proving you sit at the board: put a piece on the named square, or type the code."""
+    """Proving you sit at the board: put a piece on the named square, or type the code (the
+    referee display: the code its console shows)."""
 
     def __init__(self, root, **kwargs: Any):
         super().__init__(name="pairing", **kwargs)
@@ -162,15 +174,15 @@ class PairingScreen(Screen):
         self.title = FitLabel(font_size=sp(28), bold=True, size_hint_y=None, height=dp(50))
         self.instruction = WrapLabel(font_size=sp(22), halign="center")
         self.square = FitLabel(font_size=sp(72), bold=True, size_hint_y=None, height=dp(96))
-        self.code_label = WrapLabel(font_size=sp(17), halign="center")
+        self.code_label = WrapLabel(font_size=sp(17), halign="center", collapse_empty=True)
         self.code = TextInput(multiline=False, font_size=sp(28), size_hint_y=None, height=dp(60),
                               input_filter="int")
         self.send_code = BigButton(role="primary")
         self.send_code.bind(on_release=lambda *_: self.root_app.command(
             "pair", {"code": self.code.text.strip()}))
         self.cancel = BigButton()
-        self.cancel.bind(on_release=lambda *_: self.root_app.disconnect())
-        self.message = WrapLabel(font_size=sp(17), halign="center")
+        self.cancel.bind(on_release=lambda *_: self.back())
+        self.message = WrapLabel(font_size=sp(17), halign="center", color=(1, 0.55, 0.5, 1))  # a refusal
         self.key_label = WrapLabel(font_size=sp(14), halign="center", color=(0.75, 0.77, 0.8, 1))
         code_row = BoxLayout(size_hint_y=None, height=dp(60), spacing=dp(8))
         self.send_code.size_hint_x = 0.4
@@ -181,13 +193,26 @@ class PairingScreen(Screen):
             box.add_widget(w)
         self.add_widget(scrolling(box))
 
+    def back(self) -> None:
+        """Give up pairing: back to the board finder, or, for a board's display opened from the
+        hall's overview, back to the overview (as the display's own Back does)."""
+        root = self.root_app
+        if root.state.seat is None and root.overview_address:
+            root.connect(root.overview_address, "overview")
+        else:
+            root.disconnect()
+
     def refresh(self, state: TableState) -> None:
         """Show the challenge the referee chose."""
         tr = self.root_app.tr
         pairing = state.pairing or {}
-        self.title.text = tr("Take your seat")
+        display = state.seat is None  # the referee display: a code only, no seat, no key of its own
+        self.title.text = tr("Pair this display") if display else tr("Take your seat")
         squares = pairing.get("squares")
-        if pairing.get("lost"):
+        if display:  # it asks for the console's code, and for nothing else
+            self.instruction.text = tr("Type the code the referee's console shows for this display:")
+            self.square.text = ""
+        elif pairing.get("lost"):
             self.instruction.text = (tr("The computer plays your seat now: the other tablet chose to "
                                         "play the computer. Press Back to watch or to choose again.")
                                      if pairing.get("reason") == "computer" else
@@ -201,9 +226,6 @@ class PairingScreen(Screen):
                                        "(or the referee's console). Your key: {fingerprint}").format(
                 fingerprint=pairing.get("fingerprint") or state.my_fingerprint or "")
             self.square.text = ""
-        elif pairing.get("method") == "code" and state.seat is None:
-            self.instruction.text = tr("Type the code the referee's console shows for this display:")
-            self.square.text = ""
         elif pairing.get("method") == "code":
             self.instruction.text = tr("Type the code the referee gives out for this seat, then press "
                                        "Send code.")
@@ -211,8 +233,11 @@ class PairingScreen(Screen):
         else:
             self.instruction.text = tr("Waiting for the referee...")
             self.square.text = ""
-        self.code_label.text = tr("No board attached? Type the code the referee's console shows for this tablet:")
+        # The display's instruction already asks for the code; a seat's is for a table without a board.
+        self.code_label.text = "" if display else tr(
+            "No board attached? Type the code the referee's console shows for this tablet:")
+        self.square.height = 0 if display else dp(96)  # no squares to cover: no room kept for them
         self.send_code.text = tr("Send code")
         self.cancel.text = tr("Back")
-        self.message.text = pairing_refusal_text(tr, pairing)
-        self.key_label.text = own_key_text(tr, state.my_fingerprint)
+        self.message.text = pairing_refusal_text(tr, pairing, display)
+        self.key_label.text = "" if display else own_key_text(tr, state.my_fingerprint)

@@ -157,8 +157,14 @@ class PairingClient:
             log.info("a pairing answer did not confirm: %s", error)
             if self.squares is not None:
                 return None  # the squares stay shown: the referee answers once they are covered
+            # The referee's count of the tries left (a hint, like every refusal), for the app to
+            # say in its language: none left, and the next try would be refused anyway.
+            tries = reply.get("tries_left")
             wrong = {"status": "refused", "seat": self.seat, "method": "code",
-                     "message": "The code did not match: type it again."}
+                     "message": "The code did not match: type it again.", "reason": "wrong-code",
+                     "data": {"tries_left": tries} if isinstance(tries, int) else {}}
+            if tries == 0:
+                wrong.update(reason="too-many-codes", message="No tries left: ask again.", data={})
             self.status = wrong
             return "refused", wrong
         box = pake.seal(keys.to_referee, {"key": self.key_text, "name": self.name})

@@ -378,21 +378,25 @@ def espionage_turn(d):
 
 
 def hall_overview(d):
-    """Two boards' referees on one hall broker: the overview shows both, opens a display."""
+    """Two boards' referees on one hall broker: the overview shows both, opens a display (paired
+    by the code that board's console shows; Back on its pairing screen leads to the overview too)."""
     import tempfile
     from pathlib import Path
 
     from companion_app.net.network import network_link_factory
     from firmware_bridge.referee.broker import EmbeddedBroker, free_port
     from firmware_bridge.referee.service import Referee, RefereeSettings
+    from tests.companion_app.scenarios_sizes import _steady
 
     broker = EmbeddedBroker("127.0.0.1", free_port())
     broker.start()
     folder = Path(tempfile.mkdtemp(prefix="arbiter-hall-"))
     referees = []
+    codes: dict[str, str] = {}  # board -> the code its console shows for a display
     for board in ("table1", "table2"):
         referee = Referee(RefereeSettings(board=board, journal_path=folder / f"{board}.db",
                                           broker_url=broker.url, name=board))
+        referee.on_pairing_code = lambda seat, code, b=board: codes.__setitem__(b, code)
         referee.start()
         referees.append(referee)
 
@@ -416,8 +420,25 @@ def hall_overview(d):
     d.report["title"] = screen.title.text
     d.report["status"] = screen.cards["table1"].status.text
     d.shot("overview")
+    # A board's display shows nothing until it is paired: its pairing screen asks for the code
+    # that board's console shows; its Back leads back to the overview.
     card = screen.cards["table2"]
     d.tap(card.open_button, *card.open_button.center)
+    yield from _until(lambda: root.screens.current == "pairing", what="the pairing screen of table2's display")
+    pairing = root.screen_by_name["pairing"]
+    yield from _steady(root)  # laid out: the button where a finger finds it
+    d.tap(pairing.cancel, *pairing.cancel.center)
+    yield from _until(lambda: root.screens.current == "overview" and len(root.state.boards) == 2,
+                      what="back to the overview from the pairing screen")
+    d.report["pairing_back_to"] = root.screens.current
+    codes.clear()
+    card = screen.cards["table2"]
+    d.tap(card.open_button, *card.open_button.center)
+    yield from _until(lambda: root.screens.current == "pairing" and "table2" in codes,
+                      what="table2's display asking again")
+    yield from _steady(root)
+    pairing.code.text = codes["table2"]
+    d.tap(pairing.send_code, *pairing.send_code.center)
     yield from _until(lambda: root.screens.current == "display", what="the display of table2")
     yield 0.3
     d.report["display_board"] = root.state.board_name

@@ -233,39 +233,92 @@ def connect_finds_board(d):
     d.report["title_de"] = screen.title.text
 
 
+def _type_into(d, field, text: str) -> None:
+    """A finger on the text field, what was in it deleted, `text` typed (through its input filter)."""
+    d.tap(field, *field.center)
+    field.select_all()
+    field.delete_selection()
+    field.insert_text(text)
+
+
 def display_before_pairing(d):
     """The referee display (and a seat tablet) on the real referee, before and after pairing: the
-    referee is there, but until the display has paired it reads nothing the referee publishes."""
+    referee is there, but until the display has paired it reads nothing the referee publishes.
+    The display is paired as a person does it: its pairing screen shows, the code the referee's
+    console shows is typed into its field and sent with its button (a wrong code first)."""
     from companion_app.demo.system import DemoSystem
     from companion_app.net.network import network_link_factory
-    from tests.companion_app.scenarios_sizes import _look
+    from firmware_bridge.protocol import contract
+    from tests.companion_app.scenarios_sizes import _look, _steady
 
     system = DemoSystem()
-    system.start()
+    system.start(referee=False)  # the broker only: the display and the tablet ask before the referee listens
     d.on_finish = system.stop
-    d.report.update(problems=[], looked=[], headings={}, texts={}, links={})
+    d.report.update(problems=[], looked=[], headings={}, texts={}, links={}, sent=[])
     factory = network_link_factory()
     display, red = TabletRoot(factory), TabletRoot(factory)
     d.show(display, size=(1024, 600))
     display.connect(system.url, None)
     red.connect(system.url, "red")
-    # The referee answered both: the console shows the display's code, the tablet its squares.
-    yield from _until(lambda: "display" in system.codes and bool((red.state.pairing or {}).get("squares")),
-                      what="the referee's answers to the display and the tablet")
-    yield from _until(lambda: display.link.client.link.connected.is_set()
-                      and "referee" in display.state.connection, what="the display's first status")
-    yield 1.2  # two more polls of the link: the status as it stays
-    client = display.link.client
-    d.report["before"] = {"display": display.state.connection.get("referee"),
-                          "red": red.state.connection.get("referee"),
-                          "info_used": client.info is not None, "referee_online": client.referee_online,
+    # Their broker links are up and nobody answered yet: the display shows its (empty) game screen.
+    yield from _until(lambda: display.state.connection.get("referee") == "unpaired"
+                      and red.state.connection.get("referee") == "unpaired", what="the first status")
+    d.report["asking"] = {"screen": display.screens.current, "pairing": display.state.pairing,
                           "turn": display.screen_by_name["display"].turn.text}
     for language in ("en", "de", "bg"):
         yield from _look(d, display, "display", "unpaired", ["1024x600", "800x1280"], language)
         d.report["links"][f"before {language}"] = display.screen_by_name["display"].links.text
-    display.command("pair", {"code": system.codes["display"]})
-    yield from _until(lambda: display.state.connection.get("referee") == "online", what="the paired display")
+    # The referee comes; it answers both (the console shows the display's code) and publishes
+    # its info and presence, which reach the display held unread.
+    system.start_referee()
+    client = display.link.client
+    topics = contract.Topics(system.board_name)
+    yield from _until(lambda: "display" in system.codes and red.state.pairing is not None
+                      and display.screens.current == "pairing"
+                      and {topics.info, topics.presence("referee")} <= set(client._held),
+                      what=lambda: f"the referee's answers: codes {sorted(system.codes)}, red {red.state.pairing}, "
+                                   f"display on {display.screens.current}, held {sorted(client._held)}")
+    d.report["before"] = {"display": display.state.connection.get("referee"),
+                          "red": red.state.connection.get("referee"),
+                          "info_used": client.info is not None, "referee_online": client.referee_online}
+    screen = display.screen_by_name["pairing"]
+
+    def shown() -> dict:
+        return {"title": screen.title.text, "instruction": screen.instruction.text,
+                "square": screen.square.text, "code_label": screen.code_label.text,
+                "message": screen.message.text, "key": screen.key_label.text,
+                "button": screen.send_code.text, "back": screen.cancel.text,
+                "screen": display.screens.current, "referee": display.state.connection.get("referee"),
+                "paired": client.paired, "top": display.top_bar.title.text}
+    display.set_language("en")  # the last look was in Bulgarian
+    d.report["challenge"] = shown()
+    for language in ("en", "de", "bg"):
+        yield from _look(d, display, "pairing", "display-code", ["1024x600", "800x1280"], language)
+    display.set_language("en")
+    yield from _steady(display)  # laid out again: the field and the button where a finger finds them
+    link_send = display.link.send  # what the button hands to the link (DisplayLink.send)
+    display.link.send = lambda command, payload=None: (d.report["sent"].append([command, payload]),
+                                                        link_send(command, payload))
+    # A wrong code: said, and nothing else changes.
+    code = system.codes["display"]
+    _type_into(d, screen.code, f"{(int(code) + 1) % 10 ** 6:06d}")
+    d.report["typed_wrong"] = screen.code.text
+    d.tap(screen.send_code, *screen.send_code.center)
+    yield from _until(lambda: (display.state.pairing or {}).get("reason") == "wrong-code"
+                      and screen.message.text != "", what="the referee's answer to the wrong code, drawn")
+    d.report["wrong"] = shown()
+    for language in ("en", "de", "bg"):
+        yield from _look(d, display, "pairing", "display-wrong", ["1024x600", "800x1280"], language)
+        d.report[f"wrong {language}"] = screen.message.text
+    display.set_language("en")
+    yield from _steady(display)
+    # The right code, typed over the wrong one: the display is paired and shows the game.
+    _type_into(d, screen.code, code)
+    d.tap(screen.send_code, *screen.send_code.center)
+    yield from _until(lambda: display.screens.current == "display"
+                      and display.state.connection.get("referee") == "online", what="the paired display")
     d.report["after"] = display.state.connection.get("referee")
+    d.report["after_screen"] = display.screens.current
     for language in ("en", "de", "bg"):
         yield from _look(d, display, "display", "paired", ["1024x600", "800x1280"], language)
         d.report["links"][f"after {language}"] = display.screen_by_name["display"].links.text

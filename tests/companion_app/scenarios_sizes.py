@@ -1,8 +1,9 @@
 """Every Stratego-family screen at the sizes of the tablets families own, checked by layout_checks.
 
-The real app against the in-process referee (LocalTable): the set-up, pairing and connect
-screens, the game (a battle, the notebook, an offer with a refusal, the computer's move), the end,
-the replay panel, the referee display and the demo's board window.
+The real app against the in-process referee (LocalTable): the set-up, pairing (a seat's and the
+referee display's) and connect screens, the game (a battle, the notebook, an offer with a
+refusal, the computer's move), the end, the replay panel, the referee display and the demo's
+board window.
 """
 
 from __future__ import annotations
@@ -93,6 +94,17 @@ def screen_sizes(d):
         pairing.state.phase, pairing.state.pairing = "pairing", challenge
         for language in languages:
             yield from _look(d, pairing, "pairing", state, sizes, language)
+    # The referee display's pairing: the console's code; a wrong code; the longest refusal.
+    (asking,) = _tablets(pairing_table, None)
+    asking.connect("local", None)
+    yield 0.2
+    refused = {"message": "...", "seat": "display", "method": "code", "bad_code": False}
+    for state, challenge in (("display-code", {"squares": None, "method": "code", "fingerprint": None}),
+                             ("display-wrong", {**refused, "reason": "wrong-code", "data": {"tries_left": 2}}),
+                             ("display-refused", {**refused, "reason": "busy", "data": {}})):
+        asking.state.phase, asking.state.pairing = "pairing", challenge
+        for language in languages:
+            yield from _look(d, asking, "pairing", state, sizes, language)
     # Set-up, with the tray full and with an army ready.
     table = LocalTable("classic")
     (arranging,) = _tablets(table, "red")

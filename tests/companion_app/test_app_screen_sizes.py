@@ -29,6 +29,7 @@ def sizes_report(request, xvfb, tmp_path_factory):
 def test_every_screen_at_every_size_shows_each_text_whole_and_each_button_on_screen(sizes_report):
     screens = {entry.split(" ", 1)[1] for entry in sizes_report["looked"]}
     assert screens >= {"connect/start", "pairing/squares", "pairing/code", "pairing/approval",
+                       "pairing/display-code", "pairing/display-wrong", "pairing/display-refused",
                        "setup/empty", "setup/ready", "game/start", "game/battle", "game/notebook", "game/offer", "display/battle", "over/resigned",
                        "display/over", "replay/open"}
     sizes = len(RUNS[sizes_report["language"]]) or 6

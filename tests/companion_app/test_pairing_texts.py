@@ -31,3 +31,24 @@ def test_the_seat_the_computer_plays_is_named_and_the_way_back_told():
 def test_an_older_referees_english_sentence_is_never_shown_in_another_language():
     reply = {"v": 1, "status": "refused", "seat": "blue", "message": "wrong code (4 tries left)"}
     assert "wrong code" not in told("de", reply) and told("de", reply).startswith("Der Schiedsrichter")
+
+
+def told_display(language: str, reply: dict) -> str:
+    delivered = []
+    ContractTranslator(lambda kind, payload: delivered.append(payload), None).pairing(reply)
+    return pairing_refusal_text(Translator(language), delivered[-1], display=True)
+
+
+def test_the_referee_display_is_told_about_itself_not_about_a_seat():
+    wrong = {"v": 1, "status": "refused", "seat": "display", "method": "code", "reason": "wrong-code",
+             "message": "The code did not match: type it again.", "data": {"tries_left": 2}}
+    assert told_display("en", wrong) == "Wrong code: 2 tries left."
+    spent = {**wrong, "reason": "too-many-codes", "data": {}}
+    assert told_display("en", spent) == "Too many wrong codes: press Back and pair this display again."
+    assert told_display("de", spent) == "Zu viele falsche Codes: Drücke „Zurück“ und kopple diese Anzeige erneut."
+    assert told_display("bg", {**wrong, "reason": "busy"}).startswith("В момента много екрани")
+    older = {"v": 1, "status": "refused", "seat": "display", "message": "no"}  # English only, no reason
+    assert told_display("en", older) == "The referee did not pair this display: press Back and try again."
+    assert "seat" not in told_display("en", older) and "Platz" not in told_display("de", older)
+    # A referee that does not count the tries: still a wrong code, to type again.
+    assert told_display("de", {**wrong, "data": {}}) == "Falscher Code: Gib ihn noch einmal ein."

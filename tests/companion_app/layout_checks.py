@@ -55,6 +55,20 @@ def box(widget: Widget) -> Box:
     return (x, y, widget.width, widget.height)
 
 
+def steady(root: Widget, still_frames: int = 3) -> Iterator[float]:
+    """Yield frames until nothing on the root moves or changes its font size for `still_frames`
+    checks in a row (the layout's later passes shrink texts to fit; a loaded machine runs them
+    late), at most 200 checks."""
+    last, still = None, 0
+    for _ in range(200):
+        now = [(*box(widget), getattr(widget, "font_size", 0)) for widget in root.walk(restrict=True)]
+        still = still + 1 if now == last else 0
+        if still >= still_frames:
+            return
+        last = now
+        yield 0.05
+
+
 def _text_of(widget: Widget) -> str:
     if isinstance(widget, Label):
         return MARKUP.sub("", widget.text).strip()

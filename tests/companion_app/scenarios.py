@@ -386,7 +386,7 @@ def hall_overview(d):
     from companion_app.net.network import network_link_factory
     from firmware_bridge.referee.broker import EmbeddedBroker, free_port
     from firmware_bridge.referee.service import Referee, RefereeSettings
-    from tests.companion_app.scenarios_sizes import _steady
+    from tests.companion_app.layout_checks import steady
 
     broker = EmbeddedBroker("127.0.0.1", free_port())
     broker.start()
@@ -426,7 +426,7 @@ def hall_overview(d):
     d.tap(card.open_button, *card.open_button.center)
     yield from _until(lambda: root.screens.current == "pairing", what="the pairing screen of table2's display")
     pairing = root.screen_by_name["pairing"]
-    yield from _steady(root)  # laid out: the button where a finger finds it
+    yield from steady(root)  # laid out: the button where a finger finds it
     d.tap(pairing.cancel, *pairing.cancel.center)
     yield from _until(lambda: root.screens.current == "overview" and len(root.state.boards) == 2,
                       what="back to the overview from the pairing screen")
@@ -436,7 +436,7 @@ def hall_overview(d):
     d.tap(card.open_button, *card.open_button.center)
     yield from _until(lambda: root.screens.current == "pairing" and "table2" in codes,
                       what="table2's display asking again")
-    yield from _steady(root)
+    yield from steady(root)
     pairing.code.text = codes["table2"]
     d.tap(pairing.send_code, *pairing.send_code.center)
     yield from _until(lambda: root.screens.current == "display", what="the display of table2")

@@ -7,7 +7,7 @@ import random
 from kivy.uix.label import Label
 
 from companion_app.demo.local_table import LocalTable
-from tests.companion_app.layout_checks import overflows
+from tests.companion_app.layout_checks import overflows, steady
 from tests.companion_app.layout_checks import shown as _shown
 from tests.companion_app.scenarios import _play_until_battle, _start_game, _tablets, _until
 
@@ -51,7 +51,7 @@ def text_fits(d):
                 root.set_language(language)
                 yield from _until(lambda r=root, n=screen_name, s=size: _laid_out(r, n, s),
                                   what=f"{screen_name} laid out {orientation}")
-                yield 0.3  # the layout's next passes fit the texts
+                yield from steady(root)  # the layout's next passes fit the texts
                 where = f"{orientation} {language} {screen_name}:"
                 screen = root.screen_by_name[screen_name]
                 d.report.setdefault("screens", []).append(root.screens.current)
@@ -80,7 +80,7 @@ def text_fits(d):
                 root.set_language(language)
                 yield from _until(lambda r=root, n=screen_name, s=size: _laid_out(r, n, s),
                                   what=f"{screen_name} laid out {orientation}")
-                yield 0.3  # the layout's next passes fit the texts
+                yield from steady(root)  # the layout's next passes fit the texts
                 d.report["screens"].append(root.screens.current)
                 d.report["overflows"] += overflows(root, f"{orientation} {language} {screen_name}:")
                 if language != "en":

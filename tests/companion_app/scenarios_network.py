@@ -249,7 +249,8 @@ def display_before_pairing(d):
     from companion_app.demo.system import DemoSystem
     from companion_app.net.network import network_link_factory
     from firmware_bridge.protocol import contract
-    from tests.companion_app.scenarios_sizes import _look, _steady
+    from tests.companion_app.layout_checks import steady
+    from tests.companion_app.scenarios_sizes import _look
 
     system = DemoSystem()
     system.start(referee=False)  # the broker only: the display and the tablet ask before the referee listens
@@ -295,7 +296,7 @@ def display_before_pairing(d):
     for language in ("en", "de", "bg"):
         yield from _look(d, display, "pairing", "display-code", ["1024x600", "800x1280"], language)
     display.set_language("en")
-    yield from _steady(display)  # laid out again: the field and the button where a finger finds them
+    yield from steady(display)  # laid out again: the field and the button where a finger finds them
     link_send = display.link.send  # what the button hands to the link (DisplayLink.send)
     display.link.send = lambda command, payload=None: (d.report["sent"].append([command, payload]),
                                                         link_send(command, payload))
@@ -311,7 +312,7 @@ def display_before_pairing(d):
         yield from _look(d, display, "pairing", "display-wrong", ["1024x600", "800x1280"], language)
         d.report[f"wrong {language}"] = screen.message.text
     display.set_language("en")
-    yield from _steady(display)
+    yield from steady(display)
     # The right code, typed over the wrong one: the display is paired and shows the game.
     _type_into(d, screen.code, code)
     d.tap(screen.send_code, *screen.send_code.center)

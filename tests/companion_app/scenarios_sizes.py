@@ -14,7 +14,7 @@ from dataclasses import astuple
 from companion_app.demo.local_table import LocalTable
 from companion_app.demo.placement import stratego_places
 from engine import Square
-from tests.companion_app.layout_checks import box, layout_problems, shown_texts
+from tests.companion_app.layout_checks import box, layout_problems, shown_texts, steady
 from tests.companion_app.scenarios import _play_until_battle, _start_game, _tablets, _until
 
 # 7-inch, 10-inch, 10-inch upright, a large iPad, and the demo's own windows.
@@ -40,17 +40,6 @@ def _settled(root, screen_name: str, size) -> bool:
                               and tuple(layout.size) == tuple(screen.size))
 
 
-def _steady(root):
-    """Yield frames until nothing on the root moves between two frames."""
-    last = None
-    for _ in range(100):
-        now = [tuple(box(widget)) for widget in root.walk(restrict=True)]
-        if now == last:
-            return
-        last = now
-        yield 0.05
-
-
 def _look(d, root, screen_name: str, state: str, sizes, language: str = "en", shots=SHOTS):
     """Show `root` at each size; collect what layout_checks finds and the heading's place."""
     for size_name in sizes:
@@ -60,7 +49,7 @@ def _look(d, root, screen_name: str, state: str, sizes, language: str = "en", sh
             root.set_language(language)
         root.refresh()
         yield from _until(lambda s=size: _settled(root, screen_name, s), what=f"{screen_name} at {size_name}")
-        yield from _steady(root)  # the layout's next passes fit the texts
+        yield from steady(root)  # the layout's next passes fit the texts
         where = f"{size_name} {language} {screen_name}/{state}:"
         d.report["problems"] += layout_problems(root, where)
         d.report["looked"].append(f"{size_name} {screen_name}/{state}")
@@ -192,7 +181,7 @@ def board_window_sizes(d):
             window.refresh()
             d.show(window, size=(place.width, place.height))
             yield from _until(lambda p=place: tuple(window.size) == (p.width, p.height), what="board window")
-            yield from _steady(window)
+            yield from steady(window)
             d.report["problems"] += layout_problems(window, f"{name} board/{state}:")
             d.report["boards"].setdefault(name, []).append(list(box(window.board)))
             d.report["statuses"].setdefault(name, []).append(window.status.text)

@@ -8,9 +8,9 @@ test_app_triumph_sizes.py."""
 from __future__ import annotations
 
 from engine.triumph.standard import standard_setup
-from tests.companion_app.layout_checks import layout_problems, shown_texts
+from tests.companion_app.layout_checks import layout_problems, shown_texts, steady
 from tests.companion_app.scenarios import _until
-from tests.companion_app.scenarios_sizes import SIZES, _look, _steady
+from tests.companion_app.scenarios_sizes import SIZES, _look
 from tests.companion_app.scenarios_triumph import _tablet
 from tests.companion_app.scenarios_triumph_display import _display
 from tests.companion_app.triumph_games import opening_with_an_attack
@@ -99,7 +99,7 @@ def _look_display(d, root, sizes, language: str):
             return (tuple(root.size) == tuple(s) and panel.parent is screen
                     and tuple(panel.size) == tuple(screen.size))
         yield from _until(settled, what=f"the NT display at {size_name}")
-        yield from _steady(root)
+        yield from steady(root)
         d.report["problems"] += layout_problems(root, f"{size_name} {language} display/attack:")
         d.report["looked"].append(f"{size_name} display/attack")
         d.report["texts"].setdefault("display/attack", sorted(set(shown_texts(root))))

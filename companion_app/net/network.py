@@ -224,6 +224,17 @@ class DisplayLink(_NetworkLink):
             self.adapter.pairing(payload)
 
     def _check_connection(self, dt: float) -> None:
+        client = self.client
+        # A display paired with an earlier referee (its signing key changed: a new Pi, a wiped
+        # journal) forgets that key, here and in its file, and asks again: the console shows a
+        # new code and the display its pairing screen. Until then what it hears stays unread.
+        if client.referee_replaced:
+            client.forget_referee()
+            self._pin_path.unlink(missing_ok=True)
+            self._info_sent = False  # the new referee's info and key, once paired
+            client.pair()
+            if self.adapter is not None:
+                self.adapter.deliver("phase", {"phase": "pairing"})
         super()._check_connection(dt)
         if self.client.info and self.adapter is not None and not getattr(self, "_info_sent", False):
             self._info_sent = True

@@ -70,14 +70,13 @@ from typing import Any
 
 from nacl.public import PrivateKey
 
-from firmware_bridge.protocol import contract, crypto, signing
+from firmware_bridge.protocol import contract, crypto
 from firmware_bridge.protocol.mqtt_link import BrokerURL
 from firmware_bridge.protocol.pairing_client import PairingClient
 from firmware_bridge.protocol.public_client import (
     DisplayClient,
     OverviewClient,
     SequencedClient,
-    carried_sign_key,
 )
 from firmware_bridge.protocol.vocabulary import Command
 
@@ -86,7 +85,6 @@ __all__ = ["DisplayClient", "OverviewClient", "SeatClient"]
 log = logging.getLogger(__name__)
 Callback = Callable[[dict], None] | None
 ALIVE_SECONDS = 4.0  # a sealed heartbeat this often; the referee gives a seat up after three missed
-REPLACED_AFTER_SECONDS = 3.0
 
 
 class SeatClient(SequencedClient):
@@ -129,9 +127,6 @@ class SeatClient(SequencedClient):
         self._resender = threading.Thread(target=self._resend_loop, name="seat-resend", daemon=True)
         self._stopped = threading.Event()
         self.pairing = PairingClient(self.topics, self.client_id, self.key, self.link.publish)
-        # A self-signed info naming another signing key, and when the pinned key last spoke.
-        self._foreign_info_at: float | None = None
-        self._genuine_at = time.monotonic()
         self.link.subscribe(self.topics.state, self._on_public_state)
         self.link.subscribe(self.topics.pair_reply(self.client_id), self._on_pair_reply)
         if saved.get("sign_key"):
@@ -166,15 +161,6 @@ class SeatClient(SequencedClient):
         """The latest decrypted PlayerView dict (None before the game starts)."""
         return self.state["view"] if self.state else None
 
-    @property
-    def referee_replaced(self) -> bool:
-        """A self-signed info with another signing key came, and the pinned key has said nothing
-        since for a few seconds: the referee is another one now (a new Pi, a wiped journal).
-        (A stranger's forged info is answered by the real referee within moments.)"""
-        seen = self._foreign_info_at
-        return (seen is not None and self._genuine_at < seen
-                and time.monotonic() - seen > REPLACED_AFTER_SECONDS)
-
     # -- pairing -----------------------------------------------------------------------------
     def pair(self, seat: str) -> None:
         """Ask the referee for ``seat``; the challenge comes through ``on_pairing``."""
@@ -192,28 +178,8 @@ class SeatClient(SequencedClient):
         """Forget the seat and the referee's keys (the referee is another one): pair again."""
         with self._lock:
             self._channel, self.seat, self.referee_key = None, None, None
-            self.pin.key = None
-            self.fresh.floors.clear()
-            self.fresh.min_run = self.fresh.game_no = 0
-            self._foreign_info_at = None
+            self.forget_referee()
             self._save()
-
-    def _on_signed_info(self, topic: str, raw: bytes) -> None:
-        carried = carried_sign_key(raw)
-        if self.pin.key and carried and carried != self.pin.key:
-            try:
-                signing.verify(carried, topic, raw)
-                self._foreign_info_at = time.monotonic()
-            except signing.SignatureError:
-                pass
-        super()._on_signed_info(topic, raw)
-
-    def _referee_payload(self, topic: str, raw: bytes, kind: str, handler: Callable[[str, bytes], None],
-                         family: str | None = None) -> dict | None:
-        payload = super()._referee_payload(topic, raw, kind, handler, family)
-        if payload is not None:
-            self._genuine_at = time.monotonic()
-        return payload
 
     def _on_pair_reply(self, topic: str, raw: bytes) -> None:
         if raw[:len(crypto.MAGIC)] == crypto.MAGIC:
@@ -227,7 +193,6 @@ class SeatClient(SequencedClient):
         self.seat_lost = None
         self.fresh.min_run = max(self.fresh.min_run, grant["run"])
         self.fresh.game_no = max(self.fresh.game_no, grant.get("game_no", 0))
-        self._foreign_info_at = None
         self.pin_key(grant["sign_key"])
         account = (grant.get("broker_username"), grant.get("broker_password"))
         self._open_seat()

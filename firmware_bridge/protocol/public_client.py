@@ -15,7 +15,7 @@ from typing import Any
 
 from nacl.public import PrivateKey
 
-from firmware_bridge.protocol import contract
+from firmware_bridge.protocol import contract, signing
 from firmware_bridge.protocol.freshness import Freshness
 from firmware_bridge.protocol.mqtt_link import BrokerURL, MqttLink
 from firmware_bridge.protocol.pairing_client import PairingClient
@@ -25,6 +25,9 @@ from firmware_bridge.protocol.signing import RefereePin
 Callback = Callable[[dict], None] | None
 Handler = Callable[[str, bytes], None]
 log = logging.getLogger(__name__)
+# How long the pinned key must stay silent after a self-signed info with another key before a
+# seat or display takes the referee for replaced (the real referee answers a forgery at once).
+REPLACED_AFTER_SECONDS = 3.0
 
 
 def carried_sign_key(raw: bytes) -> str | None:
@@ -228,11 +231,54 @@ class SequencedClient(ClientBase):
         super().__init__(broker_url, board, client_id, ca_file)
         self._stream = SequenceTracker()
         self._lock = threading.RLock()
+        # When a self-signed info with another signing key than the pinned one last came, and
+        # when the pinned key last signed something we accepted (see ``referee_replaced``).
+        self._foreign_info_at: float | None = None
+        self._genuine_at = time.monotonic()
 
     @property
     def seq(self) -> int:
         """Sequence number of the snapshot held (-1 before any)."""
         return self._stream.seq
+
+    @property
+    def referee_replaced(self) -> bool:
+        """A self-signed info with another signing key came, and the pinned key has said nothing
+        since for a few seconds: the referee is another one now (a new Pi, a wiped journal).
+        (A stranger's forged info is answered by the real referee within moments.)"""
+        seen = self._foreign_info_at
+        return (seen is not None and self._genuine_at < seen
+                and time.monotonic() - seen > REPLACED_AFTER_SECONDS)
+
+    def forget_referee(self) -> None:
+        """Forget the pinned key and what counted with it (the referee is another one): until a
+        new pairing pins a key, every public message is held unread again."""
+        with self._lock:
+            self.pin.key = None
+            self.fresh.floors.clear()
+            self.fresh.min_run = self.fresh.game_no = 0
+            self._stream = SequenceTracker()
+            self._foreign_info_at = None
+            self.referee_online = False
+        # What the old key dropped comes again, held unread until a new pairing pins a key.
+        self.hello("connect")
+
+    def _on_signed_info(self, topic: str, raw: bytes) -> None:
+        carried = carried_sign_key(raw)
+        if self.pin.key and carried and carried != self.pin.key:
+            try:
+                signing.verify(carried, topic, raw)
+                self._foreign_info_at = time.monotonic()
+            except signing.SignatureError:
+                pass
+        super()._on_signed_info(topic, raw)
+
+    def _referee_payload(self, topic: str, raw: bytes, kind: str, handler: Handler,
+                         family: str | None = None) -> dict | None:
+        payload = super()._referee_payload(topic, raw, kind, handler, family)
+        if payload is not None:
+            self._genuine_at = time.monotonic()
+        return payload
 
     def _events_arrived(self, events: dict, callback: Callback) -> None:
         """Hand an event message on once; a gap in ``seq`` asks the referee for every snapshot."""
@@ -251,6 +297,7 @@ class SequencedClient(ClientBase):
                 return
             status, body = outcome
             if status == "granted":
+                self._foreign_info_at = None
                 self._granted(body)
         if self.on_pairing:
             self.on_pairing(self.pairing.status or {})
@@ -308,6 +355,12 @@ class DisplayClient(SequencedClient):
         self.fresh.min_run = max(self.fresh.min_run, grant["run"])
         self.fresh.game_no = max(self.fresh.game_no, grant.get("game_no", 0))
         self.pin_key(grant["sign_key"])
+
+    def forget_referee(self) -> None:
+        with self._lock:
+            super().forget_referee()
+            self.state = self.info = None
+        self._notify()
 
     def _info_arrived(self, info: dict) -> None:
         self.info = info

@@ -6,6 +6,7 @@ comes from that exchange, never from ``info``; the number it shows equals the co
 
 from __future__ import annotations
 
+import json
 import time
 
 from companion_app.i18n.catalog import Translator
@@ -118,3 +119,63 @@ def test_an_unpaired_display_says_it_waits_to_be_paired_whatever_the_broker_carr
         stranger.stop()
         if not referee.stopping.is_set():
             referee.stop()
+
+
+def test_a_display_of_a_replaced_referee_forgets_its_key_and_shows_the_pairing_screen(embedded, tmp_path,
+                                                                                     monkeypatch):
+    """The referee is replaced (a new journal: a new signing key): the display's poll forgets the
+    stored key (in memory and in its file), asks again and shows its pairing screen; the new
+    console's code pairs it, and it shows the new referee's key."""
+    from firmware_bridge.protocol import public_client
+
+    delivered: list[tuple[str, dict]] = []
+    monkeypatch.setattr(public_client, "REPLACED_AFTER_SECONDS", 0.5)
+    monkeypatch.setattr(network, "to_ui_thread", lambda run: lambda kind, payload: run(kind, payload))
+    monkeypatch.setattr(network.DisplayLink, "_start_polling", lambda self: None)
+    monkeypatch.setattr(network, "app_home", lambda: tmp_path / "app")
+    old = Referee(RefereeSettings("b1", tmp_path / "old.db", embedded.url))
+    assert old.start()
+    codes: dict[str, str] = {}
+    old.on_pairing_code = lambda seat, code: codes.__setitem__(seat, code)
+    link = network.DisplayLink(f"{embedded.url}/b1")
+    stored = tmp_path / "app" / "display-b1.json"
+    new: Referee | None = None
+    state = TableState()
+
+    def poll(kind: str) -> bool:
+        link._check_connection(0.5)  # what the UI's poll does every half second
+        return any(k == kind for k, _ in delivered)
+
+    def deliver(kind: str, payload: dict) -> None:
+        delivered.append((kind, payload))
+        state.apply(kind, payload)
+
+    try:
+        link.open(deliver)
+        assert wait_until(lambda: "display" in codes)
+        link.send("pair", {"code": codes.pop("display")})
+        assert wait_until(lambda: poll("referee_fingerprint"))
+        assert state.phase == "game" and state.referee_fingerprint == old.signer.fingerprint
+        assert json.loads(stored.read_text())["sign_key"] == old.signer.verify_key
+        old.stop()
+        delivered.clear()
+        new = Referee(RefereeSettings("b1", tmp_path / "new.db", embedded.url))
+        new.on_pairing_code = lambda seat, code: codes.__setitem__(seat, code)
+        assert new.start()
+        assert wait_until(lambda: poll("phase")), "the display never noticed the new referee"
+        assert ("phase", {"phase": "pairing"}) in delivered
+        assert state.seat is None and state.phase == "pairing"  # TabletRoot.screen_for: "pairing"
+        assert not stored.exists() and link.client.pin.key is None
+        assert wait_until(lambda: "display" in codes), "the new console showed no code for the display"
+        assert wait_until(lambda: poll("pairing")) and state.phase == "pairing"  # the challenge
+        assert not any(kind == "info" for kind, _ in delivered), "the display trusted the new info unpaired"
+        link.send("pair", {"code": codes["display"]})
+        assert wait_until(lambda: poll("referee_fingerprint"))
+        assert state.phase == "game" and state.referee_fingerprint == new.signer.fingerprint
+        assert json.loads(stored.read_text())["sign_key"] == new.signer.verify_key
+        assert link.client.wait(lambda c: c.state is not None and c.state["game"] == new.session.game_id)
+    finally:
+        link.close()
+        for referee in (old, new):
+            if referee is not None and not referee.stopping.is_set():
+                referee.stop()

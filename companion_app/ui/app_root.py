@@ -32,11 +32,15 @@ from companion_app.ui.screen_replay import ReplayScreen
 from companion_app.ui.screen_setup import PlacingScreen, SetupScreen
 from companion_app.ui.triumph_screen import TriumphScreen
 from companion_app.ui.triumph_setup import TriumphSetupScreen
-from companion_app.ui.widgets import BACKGROUND, BigButton, FitLabel, paint_background
+from companion_app.ui.widgets import (
+    BACKGROUND,
+    STATUS_COLORS,
+    BigButton,
+    FitLabel,
+    paint_background,
+)
 
 LinkFactory = Callable[[str, str | None], Link]
-STATUS_COLORS = {"online": "81c784", "offline": "e57373", "ok": "81c784", "lost": "e57373",
-                 "connecting": "ffd54f", "unpaired": "ffd54f"}
 
 
 class TopBar(BoxLayout):

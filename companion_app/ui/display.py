@@ -25,6 +25,7 @@ from companion_app.ui.board_screen import BoardScreen, game_marks
 from companion_app.ui.screen_game import TRAY_ORDER, Legend, turn_count
 from companion_app.ui.triumph_display import hide_triumph, plays_triumph, show_triumph
 from companion_app.ui.widgets import (
+    STATUS_COLORS,
     BigButton,
     CapturedTray,
     FitLabel,
@@ -36,7 +37,6 @@ from companion_app.ui.widgets import (
 STATE_WORDS = {"online": N_("connected"), "offline": N_("not connected"), "ok": N_("connected"),
                "lost": N_("not connected"), "connecting": N_("connecting..."),
                "unpaired": N_("waiting to be paired")}
-STATE_COLORS = {"online": "81c784", "ok": "81c784", "unpaired": "ffd54f"}  # else e57373
 
 
 class DisplayScreen(BoardScreen):
@@ -101,7 +101,7 @@ class DisplayScreen(BoardScreen):
             value = state.connection.get(key)
             if value:
                 word = tr(STATE_WORDS.get(value, value))
-                color = STATE_COLORS.get(value, "e57373")
+                color = STATUS_COLORS.get(value, "e57373")
                 lines.append(f"[color={color}]•[/color] {names[key]}: {word}")
         self.links.text = "\n".join(lines)
         self.keys.text = seat_keys_text(tr, state.fingerprints, state.referee_fingerprint)

@@ -22,6 +22,9 @@ PANEL = (0.19, 0.2, 0.23, 1)
 ACCENT = (0.22, 0.52, 0.35, 1)
 WARN = (0.85, 0.55, 0.1, 1)
 DANGER = (0.7, 0.2, 0.2, 1)
+# The colour of a link's light (markup hex) by its status: the top bar's and the referee display's.
+STATUS_COLORS = {"online": "81c784", "offline": "e57373", "ok": "81c784", "lost": "e57373",
+                 "connecting": "ffd54f", "unpaired": "ffd54f"}
 
 
 def fit_text(label: Label) -> None:

@@ -184,6 +184,7 @@ class DisplayLink(_NetworkLink):
         # the tablets' credentials (the demo's own, so a new demo's referee is paired anew).
         self._pin_path = Path(folder) if folder else app_home()
         self._pin_path /= f"display-{self.board}.json"
+        self._info_sent = False  # the referee's info and key handed to the screen since pairing
 
     def open(self, deliver) -> None:
         """Connect and start delivering the public state and events."""
@@ -236,7 +237,7 @@ class DisplayLink(_NetworkLink):
             if self.adapter is not None:
                 self.adapter.deliver("phase", {"phase": "pairing"})
         super()._check_connection(dt)
-        if self.client.info and self.adapter is not None and not getattr(self, "_info_sent", False):
+        if self.client.info and self.adapter is not None and not self._info_sent:
             self._info_sent = True
             self.adapter.info(self.client.info)
             # The key the display pinned, for the family to compare with the referee's console.

@@ -81,6 +81,11 @@ class Freshness:
     floors: dict[str, Stamp] = field(default_factory=dict)
     dropped: int = 0
 
+    def forget(self) -> None:
+        """Forget every floor and the run seen: the referee is another one (a new signing key)."""
+        self.floors.clear()
+        self.min_run = self.game_no = 0
+
     def accept(self, family: str, payload: dict[str, Any]) -> bool:
         """True (and remembered) if ``payload`` is newer than anything of ``family`` seen."""
         stamp = Stamp.of(payload)

@@ -255,8 +255,7 @@ class SequencedClient(ClientBase):
         new pairing pins a key, every public message is held unread again."""
         with self._lock:
             self.pin.key = None
-            self.fresh.floors.clear()
-            self.fresh.min_run = self.fresh.game_no = 0
+            self.fresh.forget()
             self._stream = SequenceTracker()
             self._foreign_info_at = None
             self.referee_online = False

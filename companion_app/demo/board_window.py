@@ -145,11 +145,15 @@ class BoardWindow(BoxLayout):
     def _fit_status(self) -> None:
         """Shrink the status text until it fits its fixed box (a long list of squares)."""
         label = self.status
+        # Measured without the box's height: a text_size of the box's size clips the texture to
+        # the box, so the text always seemed to fit while its last line (a code to type) was cut.
+        label.text_size = (label.width, None)
         label.font_size = sp(15)
         label.texture_update()
         while label.texture_size[1] > label.height and label.font_size > SMALLEST_TEXT:
             label.font_size = max(SMALLEST_TEXT, label.font_size * 0.9)
             label.texture_update()
+        label.text_size = label.size
 
     def _status_text(self) -> str:
         """What to do next on this board, in the gestures this window understands."""

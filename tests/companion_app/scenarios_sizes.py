@@ -147,27 +147,45 @@ def screen_sizes(d):
         yield from _look(d, red, "replay", "open", sizes, language)
 
 
+def _text_height(label) -> float:
+    """The height `label`'s whole text takes at its width and font size, however tall its box."""
+    from kivy.core.text.markup import MarkupLabel
+
+    measure = MarkupLabel(text=label.text, font_size=label.font_size, font_name=label.font_name,
+                          text_size=(label.width, None), halign=label.halign, padding=label.padding)
+    measure.refresh()
+    return measure.content_size[1]
+
+
 def board_window_sizes(d):
     """The demo's board window on a laptop (1366x768) and a large screen (1920x1080): its texts
     fit, and the board stays put while the status under it changes length."""
     from companion_app.demo.board_window import BoardWindow
     from companion_app.demo.placement import stratego_places
     from companion_app.demo.system import DemoSystem
+    from firmware_bridge.protocol.client import SeatClient
     from firmware_bridge.protocol.public_client import DisplayClient
 
     system = DemoSystem()
     system.start()
     d.on_finish = system.stop
     window = BoardWindow(system)
-    d.report.update(problems=[], boards={}, statuses={})
+    d.report.update(problems=[], boards={}, statuses={}, cut_statuses=[])
     for screen in ((1366, 768), (1920, 1080)):
         place = stratego_places(screen, ["red", "blue"])["board"]
         name = f"{screen[0]}x{screen[1]}"
         for state in ("empty", "pairing", "fix"):
-            if state == "pairing" and "code" not in d.report:  # a display asks: its code shows here
+            if state == "pairing" and "code" not in d.report:
+                # Both tablets and the display ask at once, as when a newcomer starts the demo:
+                # two requests by squares, and the display's code on the last line.
+                tablets = [SeatClient(system.broker.url, system.board_name) for _ in ("red", "blue")]
                 asking = DisplayClient(system.broker.url, system.board_name)
-                assert asking.start()
-                d.on_finish = lambda a=asking: (a.stop(), system.stop())
+                for client in (*tablets, asking):
+                    assert client.start()
+                d.on_finish = lambda clients=(*tablets, asking): ([c.stop() for c in clients], system.stop())
+                for tablet, seat in zip(tablets, ("red", "blue"), strict=True):
+                    tablet.pair(seat)
+                yield from _until(lambda: len(system.referee.desk.pending) == 2, what="the tablets' requests")
                 asking.pair()
                 yield from _until(lambda: any(r.code for r in system.referee.desk.pending.values()),
                                   what="the display's pairing request")
@@ -185,6 +203,8 @@ def board_window_sizes(d):
             d.report["problems"] += layout_problems(window, f"{name} board/{state}:")
             d.report["boards"].setdefault(name, []).append(list(box(window.board)))
             d.report["statuses"].setdefault(name, []).append(window.status.text)
+            if _text_height(window.status) > window.status.height:  # its box clips what overflows
+                d.report["cut_statuses"].append(f"{name} {state}")
             if name == "1366x768":
                 d.shot(f"board-window-{state}-{name}", window)
     window.stop()

@@ -4,7 +4,7 @@ VENV ?= .venv
 PYTHON ?= python3
 STAMP := $(VENV)/.installed
 
-.PHONY: run test quick lint bench clean
+.PHONY: run test quick lint bench screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,13 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict engine
 	$(VENV)/bin/mypy hardware firmware_bridge companion_app
+
+# The Napoleon's Triumph screenshots docs/app.md shows, drawn again by their Kivy tests (a plain
+# test run leaves docs/ alone).
+screenshots: $(STAMP)
+	ARBITER_DOCS_SCREENSHOTS=1 $(VENV)/bin/python -m pytest tests/companion_app/test_app_triumph.py \
+		tests/companion_app/test_app_triumph_display.py tests/companion_app/test_app_triumph_map.py \
+		tests/companion_app/test_app_triumph_orders.py tests/companion_app/test_app_triumph_sizes.py
 
 bench: $(STAMP)
 	for b in bench/bench_*.py; do $(VENV)/bin/python $$b || exit 1; done

@@ -1,21 +1,19 @@
 """Napoleon's Triumph on the real tablets under Xvfb (scenarios in scenarios_triumph.py): the
 set-up, the command menu, an attack on both tablets, instructions, German and Bulgarian.
 
-The screenshots are copied to docs/screenshots/triumph-*.png for docs/app.md."""
+The screenshots are copied to docs/screenshots/triumph-*.png for docs/app.md by `make
+screenshots` (docs_screenshots.py)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from engine.triumph.standard import standard_setup
-
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+from tests.companion_app.docs_screenshots import keep_for_docs
 
 
 def _keep(folder: Path) -> None:
-    for png in folder.glob("triumph-*.png"):
-        shutil.copy(png, DOCS / png.name)
+    keep_for_docs(folder, "triumph-*.png")
 
 
 def test_the_french_setup_starts_standard_is_checked_refused_then_accepted(run_scenario):

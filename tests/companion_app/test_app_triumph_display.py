@@ -1,19 +1,17 @@
 """Napoleon's Triumph on the referee display: the public map, the time, morale, the attack.
 
-The screenshots are copied to docs/screenshots/ for docs/app.md."""
+The screenshots are copied to docs/screenshots/ for docs/app.md by `make screenshots`."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+from tests.companion_app.docs_screenshots import keep_for_docs
 
 
 def test_the_display_shows_the_public_game_and_the_attack(run_scenario):
     report, folder = run_scenario("triumph_display")
-    for png in folder.glob("triumph-display*.png"):
-        shutil.copy(png, DOCS / png.name)
+    keep_for_docs(folder, "triumph-display*.png")
     assert report["screen"] == "display"
     # from the first moment the public state names the game: the printed map, never Stratego's
     before = report["before_view"]

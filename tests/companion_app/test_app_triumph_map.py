@@ -1,6 +1,7 @@
 """The printed NT map on the real tablets under Xvfb (scenarios in scenarios_triumph_map.py):
 no chip over another at 1280x800 and 1024x600, and a retreat planned block by block on the
-map and ruled by the referee's own TriumphSession. Screenshots go to docs/screenshots."""
+map and ruled by the referee's own TriumphSession. Screenshots go to docs/screenshots
+(`make screenshots`)."""
 
 from __future__ import annotations
 

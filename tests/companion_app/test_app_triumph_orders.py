@@ -1,7 +1,7 @@
 """Attack orders built block by block on the real tablets under Xvfb against the referee's own
 TriumphSession (scenarios in scenarios_triumph_orders.py): the engine's rules speak as the
 answer grows, Send waits for a legal answer, and the referee rules what was built. Screenshots
-go to docs/screenshots."""
+go to docs/screenshots (`make screenshots`)."""
 
 from __future__ import annotations
 

@@ -1,21 +1,19 @@
 """Every Napoleon's Triumph screen fits every tablet: no text overflows its box or spills out
 of its layout, no two texts overlap, no button is under 40 px or off the screen (layout_checks),
 at 1024x600, 1280x800, 800x1280, 2048x1536 and the demo's windows, in English, German and
-Bulgarian. Screenshots at 1024x600 and 800x1280 go to docs/screenshots for docs/app.md."""
+Bulgarian. Screenshots at 1024x600 and 800x1280 go to docs/screenshots for docs/app.md (`make screenshots`)."""
 
 from __future__ import annotations
 
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 
+from tests.companion_app.docs_screenshots import keep_for_docs
 from tests.companion_app.layout_checks import english
 
 TWELVE_HOUR = re.compile(r"\d\s*(AM|PM|a\.m\.|p\.m\.)|\bnoon\b|vormittags|nachmittags|"
                          r"сутринта|следобед", re.IGNORECASE)
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 STATES = ("triumph_setup/standard", "triumph/menu", "triumph/waiting", "triumph/composer",
           "triumph/refused", "triumph/response", "triumph/attacker-waits",
           "triumph/instructions", "triumph/takeback", "triumph/end", "display/attack")
@@ -36,5 +34,4 @@ def test_every_nt_screen_fits_every_size(run_scenario, language):
     assert any("7:00" in text for text in shown)  # the hour as the time track prints it
     assert [text for text in shown if TWELVE_HOUR.search(text)] == []
     if language == "en":
-        for png in folder.glob("*.png"):
-            shutil.copy(png, DOCS / f"nt-{png.name}")
+        keep_for_docs(folder, "*.png", prefix="nt-")

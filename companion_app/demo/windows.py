@@ -19,8 +19,8 @@ from companion_app.ui import kivy_env
 NEXT_STEPS = """\
 arbiter demo: the whole table runs on this computer (broker and referee at {url}).
   Windows: the simulated board (left), {tablets} (middle), the referee display (right).
-  1. Pair each tablet: it names a square; tap that square in the board window to put a token
-     there, then drag that token off the board again. The referee display asks for a code: type
+  1. Pair each tablet: it names two squares; tap each in the board window to put a token there,
+     then drag those tokens off the board again. The referee display asks for a code: type
      the code the board window shows for it into the display window and press "Send code".
   2. On each tablet arrange the army (Random gives a sensible one), then press the green button.
   3. In the board window press "Put both setups on the board".

@@ -130,7 +130,9 @@ class TableState:
         self.connection.update({k: str(v) for k, v in payload.items()})
 
     def _on_pairing(self, payload: dict[str, Any]) -> None:
-        self.pairing = payload
+        # A code that is not six digits was never sent: the challenge on screen (two squares to
+        # cover) stands, with the note beside it.
+        self.pairing = {**(self.pairing or {}), **payload} if payload.get("bad_code") else payload
         self.phase = "pairing"
 
     def _on_setup_status(self, payload: dict[str, Any]) -> None:

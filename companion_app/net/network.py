@@ -160,9 +160,9 @@ class SeatLink(_NetworkLink):
         client = self.client
         if client is None:
             return
-        if command == "pair" and payload.get("code"):
+        if command == "pair":  # an empty field is a wrong code too: said, nothing sent
             try:
-                client.send_code(payload["code"])
+                client.send_code(str(payload.get("code", "")))
             except ArbiterError:  # not six digits 0-9: said on the pairing screen, nothing sent
                 self._ui("pairing", {"status": "refused", "method": "code", "bad_code": True})
         elif command == "resync":
@@ -248,9 +248,9 @@ class DisplayLink(_NetworkLink):
         if self.client is None:
             return
         payload = payload or {}
-        if command == "pair" and payload.get("code"):
+        if command == "pair":  # an empty field is a wrong code too: said, nothing sent
             try:
-                self.client.send_code(payload["code"])
+                self.client.send_code(str(payload.get("code", "")))
             except ArbiterError:  # not six digits 0-9: said on the pairing screen, nothing sent
                 self._ui("display_pairing", {"status": "refused", "method": "code", "bad_code": True})
         elif command == "resync":

@@ -3,11 +3,13 @@ referee's presence (so it resends pending commands the moment the referee is bac
 
 from __future__ import annotations
 
+import pytest
+
 from companion_app.net import network
 from firmware_bridge.protocol import contract
 from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.protocol.signing import PublicSigner
-from tests.firmware_bridge.helpers import requires_mosquitto
+from tests.firmware_bridge.helpers import requires_mosquitto, wait_until
 
 pytestmark = requires_mosquitto
 
@@ -47,3 +49,37 @@ def test_the_seat_client_inside_the_app_still_hears_the_referee_come_and_go(mosq
     finally:
         link.close()
         referee.stop()
+
+
+@pytest.mark.parametrize("kind", ["seat", "display"])
+def test_an_empty_or_short_code_is_said_on_the_pairing_screen_and_nothing_is_sent(
+        mosquitto, tmp_path, monkeypatch, kind):
+    # A stray tap on "Send code" must not cost one of the referee's few tries, nor be silent.
+    delivered: list[tuple[str, dict]] = []
+    monkeypatch.setattr(network, "to_ui_thread", lambda run: lambda method, payload: delivered.append((method, payload)))
+    monkeypatch.setattr(network._NetworkLink, "_start_polling", lambda self: None)
+    link: network._NetworkLink = (network.SeatLink(f"{mosquitto.url}/b1", "red", str(tmp_path / "red.json"))
+                                  if kind == "seat" else network.DisplayLink(f"{mosquitto.url}/b1", str(tmp_path)))
+    watcher = MqttLink(mosquitto.url, "watcher")
+    sent: list[str] = []
+    watcher.subscribe(f"{contract.Topics('b1').base}/#", lambda topic, raw: sent.append(topic))
+    try:
+        assert watcher.start(wait=10)
+        probe = f"{contract.Topics('b1').base}/probe"
+        watcher.publish(probe, b"{}")
+        assert wait_until(lambda: probe in sent), "the watcher hears everything from here on"
+        link.open(lambda method, payload: None)
+        assert link.client.link.connected.wait(10)
+        method = "pairing" if kind == "seat" else "display_pairing"
+        for code in ("", "123"):
+            delivered.clear()
+            link.send("pair", {"code": code})
+            assert delivered == [(method, {"status": "refused", "method": "code", "bad_code": True})]
+        # A six-digit code does go out, after them on the same connection: once the watcher hears
+        # it, it would have heard any attempt sent before it.
+        link.send("pair", {"code": "123456"})
+        assert wait_until(lambda: any(topic.endswith("/code") for topic in sent))
+        assert len([topic for topic in sent if topic.endswith("/code")]) == 1
+    finally:
+        link.close()
+        watcher.stop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion_app.i18n.catalog import Translator
+from companion_app.model.table import TableState
 from companion_app.net.contract_adapter import ContractTranslator
 from companion_app.ui.screen_connect import pairing_refusal_text
 
@@ -52,3 +53,17 @@ def test_the_referee_display_is_told_about_itself_not_about_a_seat():
     assert "seat" not in told_display("en", older) and "Platz" not in told_display("de", older)
     # A referee that does not count the tries: still a wrong code, to type again.
     assert told_display("de", {**wrong, "data": {}}) == "Falscher Code: Gib ihn noch einmal ein."
+
+
+def test_a_code_that_is_not_six_digits_is_said_beside_the_squares_to_cover():
+    # The tablet refuses it itself (nothing is sent): the challenge on screen stands.
+    state = TableState(seat="red")
+    adapter = ContractTranslator(state.apply, "red")
+    adapter.pairing({"status": "challenge", "method": "squares", "squares": ["c4", "h7"]})
+    adapter.pairing({"status": "refused", "method": "code", "bad_code": True})
+    assert state.pairing is not None
+    assert state.pairing["squares"] == ["c4", "h7"] and state.pairing["bad_code"] is True
+    assert pairing_refusal_text(Translator("en"), state.pairing) == "The code has six digits, 0 to 9."
+    # The referee's next word replaces the note.
+    adapter.pairing({"status": "challenge", "method": "squares", "squares": ["a2", "b9"]})
+    assert state.pairing["squares"] == ["a2", "b9"] and not state.pairing.get("bad_code")

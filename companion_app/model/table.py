@@ -66,6 +66,7 @@ class TableState:
     declined_by: str | None = None
     connection: dict[str, str] = field(default_factory=dict)  # "referee"/"board"/"red"/"blue"
     pairing: dict[str, Any] | None = None
+    referee_new: bool = False  # asked to pair again because the referee's key changed (said why)
     setup_status: dict[str, str] = field(default_factory=dict)
     setup_errors: list[str] = field(default_factory=list)
     setup_refusals: list[dict[str, Any]] = field(default_factory=list)  # the same with reason, data
@@ -123,6 +124,8 @@ class TableState:
         phase = payload.get("phase")
         if phase in PHASES:
             self.phase = phase
+            # Said on the pairing screen until this pairing is over.
+            self.referee_new = phase == "pairing" and (self.referee_new or bool(payload.get("referee_new")))
         if "seat" in payload:
             self.seat = payload["seat"]
 

@@ -135,14 +135,15 @@ class SeatLink(_NetworkLink):
         # journal) forgets the seat; it asks again, and the player sees the pairing screen.
         # A tablet replaced by another (seat_lost) does not ask again by itself: that would take
         # the seat back and forth.
-        if client.referee_replaced and not client.seat_lost:
+        replaced = client.referee_replaced and not client.seat_lost
+        if replaced:
             client.forget_seat()
             self._asked = False
         if not client.paired and not self._asked and not client.seat_lost:
             self._asked = True
             client.pair(self.seat)
             if self.adapter is not None:
-                self.adapter.deliver("phase", {"phase": "pairing"})
+                self.adapter.deliver("phase", {"phase": "pairing", "referee_new": replaced})
 
     @property
     def referee_online(self) -> bool:
@@ -235,7 +236,7 @@ class DisplayLink(_NetworkLink):
             self._info_sent = False  # the new referee's info and key, once paired
             client.pair()
             if self.adapter is not None:
-                self.adapter.deliver("phase", {"phase": "pairing"})
+                self.adapter.deliver("phase", {"phase": "pairing", "referee_new": True})
         super()._check_connection(dt)
         if self.client.info and self.adapter is not None and not self._info_sent:
             self._info_sent = True

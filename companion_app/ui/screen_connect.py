@@ -239,5 +239,7 @@ class PairingScreen(Screen):
         self.square.height = 0 if display else dp(96)  # no squares to cover: no room kept for them
         self.send_code.text = tr("Send code")
         self.cancel.text = tr("Back")
-        self.message.text = pairing_refusal_text(tr, pairing, display)
+        self.message.text = pairing_refusal_text(tr, pairing, display) or (tr(
+            "This board's referee has a new key (a new or reset referee): pair again.")
+            if state.referee_new else "")
         self.key_label.text = "" if display else own_key_text(tr, state.my_fingerprint)

@@ -83,6 +83,15 @@ def screen_sizes(d):
         pairing.state.phase, pairing.state.pairing = "pairing", challenge
         for language in languages:
             yield from _look(d, pairing, "pairing", state, sizes, language)
+    # Asked again by a new referee (its key changed), and a code that is not six digits.
+    pairing.state.referee_new = True
+    pairing.state.pairing = {"squares": ["e4", "h3"], "method": "squares", "fingerprint": None}
+    for language in languages:
+        yield from _look(d, pairing, "pairing", "squares-new-referee", sizes, language)
+    pairing.state.referee_new = False
+    pairing.state.pairing = {**pairing.state.pairing, "status": "refused", "bad_code": True}
+    for language in languages:
+        yield from _look(d, pairing, "pairing", "squares-bad-code", sizes, language)
     # The referee display's pairing: the console's code; a wrong code; the longest refusal.
     (asking,) = _tablets(pairing_table, None)
     asking.connect("local", None)
@@ -94,6 +103,10 @@ def screen_sizes(d):
         asking.state.phase, asking.state.pairing = "pairing", challenge
         for language in languages:
             yield from _look(d, asking, "pairing", state, sizes, language)
+    asking.state.referee_new = True
+    asking.state.pairing = {"squares": None, "method": "code", "fingerprint": None}
+    for language in languages:
+        yield from _look(d, asking, "pairing", "display-new-referee", sizes, language)
     # Set-up, with the tray full and with an army ready.
     table = LocalTable("classic")
     (arranging,) = _tablets(table, "red")

@@ -30,6 +30,7 @@ def test_every_screen_at_every_size_shows_each_text_whole_and_each_button_on_scr
     screens = {entry.split(" ", 1)[1] for entry in sizes_report["looked"]}
     assert screens >= {"connect/start", "pairing/squares", "pairing/code", "pairing/approval",
                        "pairing/display-code", "pairing/display-wrong", "pairing/display-refused",
+                       "pairing/squares-new-referee", "pairing/squares-bad-code", "pairing/display-new-referee",
                        "setup/empty", "setup/ready", "game/start", "game/battle", "game/notebook", "game/offer", "display/battle", "over/resigned",
                        "display/over", "replay/open"}
     sizes = len(RUNS[sizes_report["language"]]) or 6
@@ -46,6 +47,11 @@ def test_the_heading_stays_put_whatever_the_messages_under_it_say(sizes_report):
 def test_no_english_shows_on_a_german_or_bulgarian_screen(sizes_report):
     if sizes_report["language"] == "en":
         assert any("The referee refused" in text for text in sizes_report["texts"]["game/offer"])
+        texts = sizes_report["texts"]
+        assert any("has a new key" in text for text in texts["pairing/squares-new-referee"])
+        assert any("has a new key" in text for text in texts["pairing/display-new-referee"])
+        assert any("six digits" in text for text in texts["pairing/squares-bad-code"])
+        assert any("e4" in text for text in texts["pairing/squares-bad-code"])  # the squares stand
         return
     assert english(sizes_report["texts"]) == []
 

@@ -163,16 +163,19 @@ def test_a_display_of_a_replaced_referee_forgets_its_key_and_shows_the_pairing_s
         new.on_pairing_code = lambda seat, code: codes.__setitem__(seat, code)
         assert new.start()
         assert wait_until(lambda: poll("phase")), "the display never noticed the new referee"
-        assert ("phase", {"phase": "pairing"}) in delivered
+        assert ("phase", {"phase": "pairing", "referee_new": True}) in delivered
         assert state.seat is None and state.phase == "pairing"  # TabletRoot.screen_for: "pairing"
+        assert state.referee_new  # the pairing screen says why it is back
         assert not stored.exists() and link.client.pin.key is None
         assert wait_until(lambda: "display" in codes), "the new console showed no code for the display"
         assert wait_until(lambda: poll("pairing")) and state.phase == "pairing"  # the challenge
+        assert state.referee_new  # still said beside the challenge
         assert not any(kind == "info" for kind, _ in delivered), "the display trusted the new info unpaired"
         link.send("pair", {"code": codes["display"]})
         assert wait_until(lambda: poll("referee_fingerprint"))
         # Granted: off the pairing screen ("game", or "setup" once the new game's public state came).
         assert state.phase != "pairing" and state.referee_fingerprint == new.signer.fingerprint
+        assert not state.referee_new
         assert json.loads(stored.read_text())["sign_key"] == new.signer.verify_key
         assert link.client.wait(lambda c: c.state is not None and c.state["game"] == new.session.game_id)
     finally:

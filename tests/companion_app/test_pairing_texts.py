@@ -67,3 +67,15 @@ def test_a_code_that_is_not_six_digits_is_said_beside_the_squares_to_cover():
     # The referee's next word replaces the note.
     adapter.pairing({"status": "challenge", "method": "squares", "squares": ["a2", "b9"]})
     assert state.pairing["squares"] == ["a2", "b9"] and not state.pairing.get("bad_code")
+
+
+def test_a_tablet_asked_to_pair_again_by_a_new_referee_is_told_why_until_it_is_paired():
+    state = TableState(seat="red")
+    adapter = ContractTranslator(state.apply, "red")
+    adapter.deliver("phase", {"phase": "pairing"})
+    assert not state.referee_new  # a first pairing says nothing of keys
+    adapter.deliver("phase", {"phase": "pairing", "referee_new": True})
+    adapter.pairing({"status": "challenge", "method": "squares", "squares": ["c4", "h7"]})
+    assert state.referee_new and state.phase == "pairing"
+    adapter.pairing({"status": "granted", "seat": "red"})
+    assert not state.referee_new

@@ -20,6 +20,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
 from companion_app.demo.system import DemoSystem
+from companion_app.i18n.catalog import Translator
+from companion_app.i18n.texts import color_name
 from companion_app.ui.board import BoardWidget
 from companion_app.ui.widgets import SMALLEST_TEXT, BigButton, paint_background
 from engine import Square
@@ -28,16 +30,18 @@ ATTACK_GAP_S = 0.3  # both pieces off the board this long before the attacker la
 HAND_PAUSE_S = 0.12  # a hand is slower than the sensors' quiet period
 # The firmware's LED colours drawn as the board widget's highlight kinds.
 LED_MARKS = {"red": "clear", "green": "fill", "amber": "battle", "blue": "selected", "white": "expected"}
+SQUARES_NAMED = 8  # a longer list of squares ends "and 12 more"
 
 
 class BoardWindow(BoxLayout):
     """The simulated board of a DemoSystem, with LEDs, a status line and two helper buttons."""
 
-    def __init__(self, system: DemoSystem, **kwargs: Any):
+    def __init__(self, system: DemoSystem, tr: Translator | None = None, **kwargs: Any):
         super().__init__(orientation="vertical", spacing=dp(4), padding=dp(4), **kwargs)
         paint_background(self, (0.1, 0.1, 0.11, 1))
         self.system = system
-        self.title = Label(text="Simulated board", font_size=sp(18), bold=True,
+        self.tr = tr or Translator("en")
+        self.title = Label(text=self.tr("Simulated board"), font_size=sp(18), bold=True,
                            size_hint_y=None, height=dp(30))
         self.board = BoardWidget(label_for=lambda kind: "")
         self.board.drag_enabled = True
@@ -48,7 +52,7 @@ class BoardWindow(BoxLayout):
                             valign="top", markup=True)
         self.status.bind(size=lambda label, size: setattr(label, "text_size", size))
         buttons = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
-        self.place_button = BigButton(text="Put both setups on the board", role="primary")
+        self.place_button = BigButton(text=self.tr("Put both setups on the board"), role="primary")
         self.place_button.bind(on_release=lambda *_: self.place_setups())
         buttons.add_widget(self.place_button)
         for w in (self.title, self.board, self.status, buttons):
@@ -156,35 +160,61 @@ class BoardWindow(BoxLayout):
         label.text_size = label.size
 
     def _status_text(self) -> str:
-        """What to do next on this board, in the gestures this window understands."""
+        """What to do next on this board, in the gestures this window understands (in the
+        demo's language)."""
+        tr = self.tr
         referee = self.system.referee
         if referee is None:
-            return "Starting..."
+            return tr("Starting...")
         lines = []
         # The console's part: each pending request by name and key, with its code (never sent).
         for request in referee.desk.pending.values():
-            who = "The referee display" if request.seat == "display" else f"{request.seat.capitalize()}'s tablet"
+            who = {"display": tr("Referee display"), "red": tr("Red tablet"),
+                   "blue": tr("Blue tablet")}.get(request.seat, request.seat)
+            if request.name:  # the name the asking device gave itself
+                who = f"{who} ({request.name})"
             if request.code:
-                lines.append(f"{who} ({request.name}, key {request.fingerprint}): type the code [b]{request.code}[/b].")
+                lines.append(tr("{who}, key {fingerprint}: type the code [b]{code}[/b].").format(
+                    who=who, fingerprint=request.fingerprint, code=request.code))
             else:
-                lines.append(f"{who} ({request.name}): tap the two squares the tablet shows to put tokens there.")
+                lines.append(tr("{who}: tap the two squares the tablet shows to put tokens there.").format(
+                    who=who))
         check = referee.board_check() or {}
         if check and not check.get("matches", True):
-            for key, words in (("clear", "Drag off the board the token on"), ("fill", "Tap to put a token on"),
-                               ("wrong", "Tap to lift and put back the right piece on")):
-                squares = check.get(key) or []
-                if len(squares) > 1:
-                    words = words.replace("the token", "the tokens")
-                if squares:
-                    more = f" and {len(squares) - 8} more" if len(squares) > 8 else ""
-                    lines.append(f"{words} [b]{', '.join(squares[:8])}[/b]{more}.")
+            lines += self._fix_lines(check)
         game = referee.stratego.game
         setups = referee.stratego.setups
         if setups and (game is None or game.ply == 0) and (check.get("fill") or not lines):
-            lines.append("The button below puts every sent setup on the board at once.")
+            lines.append(tr("The button below puts every sent setup on the board at once."))
         if game is not None and game.result is None and not lines:
-            lines.append(f"{game.to_move.value.capitalize()} to move: drag a token (onto another to attack).")
+            lines.append(tr("{side} to move: drag a token (onto another to attack).").format(
+                side=color_name(tr, game.to_move.value)))
         return "\n".join(lines)
+
+    def _fix_lines(self, check: dict[str, Any]) -> list[str]:
+        """The board check's squares to clear, fill and swap, as gestures on this window."""
+        tr = self.tr
+        lines = []
+        for key in ("clear", "fill", "wrong"):
+            squares = check.get(key) or []
+            if not squares:
+                continue
+            named = f"[b]{', '.join(squares[:SQUARES_NAMED])}[/b]"
+            if len(squares) > SQUARES_NAMED:
+                named = tr("{squares} and {count} more").format(squares=named,
+                                                                 count=len(squares) - SQUARES_NAMED)
+            if key == "clear":
+                words = tr.ngettext("Drag off the board the token on {squares}.",
+                                    "Drag off the board the tokens on {squares}.", len(squares))
+            elif key == "fill":
+                words = tr.ngettext("Tap to put a token on {squares}.",
+                                    "Tap to put tokens on {squares}.", len(squares))
+            else:
+                words = tr.ngettext("Tap to lift and put back the right piece on {squares}.",
+                                    "Tap to lift and put back the right pieces on {squares}.",
+                                    len(squares))
+            lines.append(words.format(squares=named))
+        return lines
 
     def stop(self) -> None:
         """Stop refreshing."""

@@ -83,6 +83,7 @@ def run_windows(args: argparse.Namespace) -> int:
     from kivy.clock import Clock
 
     from companion_app.demo.board_window import BoardWindow
+    from companion_app.i18n.catalog import Translator
 
     replay = None
     if getattr(args, "replay", None):  # a recorded game: the board takes its variant
@@ -110,7 +111,7 @@ def run_windows(args: argparse.Namespace) -> int:
         title = "Arbiter demo: the simulated board"
 
         def build(self):
-            self.window = BoardWindow(system)
+            self.window = BoardWindow(system, Translator(args.lang))
             end_with_any_window(self, children)
             if args.quit_after:
                 Clock.schedule_once(lambda _dt: self.stop(), args.quit_after)

@@ -176,14 +176,17 @@ def board_window_sizes(d):
     from companion_app.demo.board_window import BoardWindow
     from companion_app.demo.placement import stratego_places
     from companion_app.demo.system import DemoSystem
+    from companion_app.i18n.catalog import Translator
     from firmware_bridge.protocol.client import SeatClient
     from firmware_bridge.protocol.public_client import DisplayClient
 
+    language = d.args[0] if d.args else "en"
     system = DemoSystem()
     system.start()
     d.on_finish = system.stop
-    window = BoardWindow(system)
-    d.report.update(problems=[], boards={}, statuses={}, cut_statuses=[])
+    window = BoardWindow(system, Translator(language))
+    d.report.update(problems=[], boards={}, statuses={}, cut_statuses=[],
+                    title=window.title.text, button=window.place_button.text)
     for screen in ((1366, 768), (1920, 1080)):
         place = stratego_places(screen, ["red", "blue"])["board"]
         name = f"{screen[0]}x{screen[1]}"
@@ -219,5 +222,5 @@ def board_window_sizes(d):
             if _text_height(window.status) > window.status.height:  # its box clips what overflows
                 d.report["cut_statuses"].append(f"{name} {state}")
             if name == "1366x768":
-                d.shot(f"board-window-{state}-{name}", window)
+                d.shot(f"board-window-{state}-{name}-{language}", window)
     window.stop()

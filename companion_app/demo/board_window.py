@@ -18,6 +18,7 @@ from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.utils import escape_markup
 
 from companion_app.demo.system import DemoSystem
 from companion_app.i18n.catalog import Translator
@@ -31,6 +32,13 @@ HAND_PAUSE_S = 0.12  # a hand is slower than the sensors' quiet period
 # The firmware's LED colours drawn as the board widget's highlight kinds.
 LED_MARKS = {"red": "clear", "green": "fill", "amber": "battle", "blue": "selected", "white": "expected"}
 SQUARES_NAMED = 8  # a longer list of squares ends "and 12 more"
+NAME_SHOWN = 20  # characters of a tablet's own name shown (it may be 40): the status box is small
+
+
+def short_name(name: str) -> str:
+    """A device's name on one line, cut to NAME_SHOWN characters."""
+    name = " ".join(name.split())
+    return name if len(name) <= NAME_SHOWN else name[:NAME_SHOWN - 1].rstrip() + "…"
 
 
 class BoardWindow(BoxLayout):
@@ -48,7 +56,7 @@ class BoardWindow(BoxLayout):
         self.board.bind(on_square_tap=lambda _w, sq: self.tap(sq),
                         on_square_drop=lambda _w, a, b: self.drop(a, b))
         # A fixed height: the board above must not jump when the text changes length.
-        self.status = Label(font_size=sp(15), size_hint_y=None, height=dp(118), halign="left",
+        self.status = Label(font_size=sp(15), size_hint_y=None, height=dp(160), halign="left",
                             valign="top", markup=True)
         self.status.bind(size=lambda label, size: setattr(label, "text_size", size))
         buttons = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
@@ -171,8 +179,8 @@ class BoardWindow(BoxLayout):
         for request in referee.desk.pending.values():
             who = {"display": tr("Referee display"), "red": tr("Red tablet"),
                    "blue": tr("Blue tablet")}.get(request.seat, request.seat)
-            if request.name:  # the name the asking device gave itself
-                who = f"{who} ({request.name})"
+            if request.name:  # the name the asking device gave itself: its words, not markup
+                who = f"{who} ({escape_markup(short_name(request.name))})"
             if request.code:
                 lines.append(tr("{who}, key {fingerprint}: type the code [b]{code}[/b].").format(
                     who=who, fingerprint=request.fingerprint, code=request.code))

@@ -199,6 +199,8 @@ def board_window_sizes(d):
                 for client in (*tablets, asking):
                     assert client.start()
                 d.on_finish = lambda clients=(*tablets, asking): ([c.stop() for c in clients], system.stop())
+                # A stranger names its tablet to pass for the console's own words: shown as written.
+                tablets[1].name = "x [b]000000[/b]\ntype the code"
                 for tablet, seat in zip(tablets, ("red", "blue"), strict=True):
                     tablet.pair(seat)
                 yield from _until(lambda: len(system.referee.desk.pending) == 2, what="the tablets' requests")

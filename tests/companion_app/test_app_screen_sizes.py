@@ -65,6 +65,10 @@ def test_the_demos_board_window_fits_and_its_board_never_jumps(xvfb, tmp_path, l
         assert len({tuple(place) for place in places}) == 1, (screen, places)
         statuses = report["statuses"][screen]
         assert f"[b]{report['code']}[/b]" in statuses[1]  # the display's code, in any language
+        # A tablet's own name is its words, not markup, and on its one line.
+        assert "(x &bl;b&br;000000&bl;/b&br; typ…)" in statuses[1]
+        assert "[b]000000" not in statuses[1]
+        assert not any(line.startswith("type the code") for line in statuses[1].splitlines())
         if language == "en":
             assert f"type the code [b]{report['code']}[/b]" in statuses[1]
             assert "Drag off the board the tokens on [b]a1, " in statuses[2]

@@ -16,6 +16,7 @@ from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 from companion_app.i18n.catalog import LANGUAGES, Translator
 from companion_app.i18n.texts import color_name, problem_text, referee_back_text
@@ -95,7 +96,8 @@ class TopBar(BoxLayout):
             return army_name(tr, SIDE_OF_SEAT[seat]) if armies else color_name(tr, seat)
         who = (seat_name(state.seat) if state.seat else tr("Arbiter's overview")
                if state.phase == "overview" else tr("Referee display"))
-        board = f" · {state.board_name}" if state.board_name else ""
+        # The board's name is its owner's words, never markup.
+        board = f" · {escape_markup(state.board_name)}" if state.board_name else ""
         self.title.text = f"Arbiter{board} · {who}"
         lights = []
         names = {"referee": tr("Referee"), "board": tr("Board"), "red": seat_name("red"),

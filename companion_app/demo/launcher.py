@@ -11,7 +11,7 @@ import argparse
 import logging
 import sys
 
-from companion_app.i18n.catalog import LANGUAGES
+from companion_app.i18n.catalog import LANGUAGES, Translator
 from companion_app.ui import kivy_env
 
 SCRIPTED_PLIES = 24  # the scripted game's length when --plies does not say
@@ -44,10 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     # The demo says itself what to do; the referee's and the network's log lines (pairing codes
     # it already shows, messages meant for other tablets) are a developer's, not a family's.
     logging.getLogger("firmware_bridge").setLevel(logging.ERROR)
+    tr = Translator(args.lang)
     if args.headless or not kivy_env.has_display():
         if not args.headless:
-            print("arbiter demo: no display found (DISPLAY is not set), so the app windows cannot "
-                  "open. Playing a scripted game through the real referee instead.")
+            print(tr("arbiter demo: no display found (DISPLAY is not set), so the app windows cannot "
+                     "open. Playing a scripted game through the real referee instead."))
         if args.game == "triumph":
             from companion_app.demo.triumph_headless import play_triumph_headless
 
@@ -70,5 +71,6 @@ def main(argv: list[str] | None = None) -> int:
         return run_triumph_windows(args)
     from companion_app.demo.windows import run_windows
 
-    print("arbiter demo: Napoleon's Triumph is `make run GAME=triumph` (arbiter demo --game triumph).")
+    print(tr("arbiter demo: Napoleon's Triumph is `make run GAME=triumph` (arbiter demo --game "
+             "triumph)."))
     return run_windows(args)

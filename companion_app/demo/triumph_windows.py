@@ -13,29 +13,23 @@ import tempfile
 from pathlib import Path
 
 from companion_app.demo.placement import screen_size, triumph_places
+from companion_app.demo.terminal_steps import triumph_steps
 from companion_app.demo.windows import end_with_any_window, spawn, stop_windows
+from companion_app.i18n.catalog import Translator
+from companion_app.i18n.triumph_texts import army_name
+from companion_app.model.triumph_table import SIDE_OF_SEAT
 from companion_app.ui import kivy_env
 
-SIDES = {"red": "the Allies", "blue": "the French"}  # protocol/triumph_contract.py's seat mapping
-NEXT_STEPS = """\
-arbiter demo: Napoleon's Triumph runs on this computer (broker and referee at {url}).
-  Windows: the pairing codes above the referee display (left), the Allies' tablet (middle),
-  the French tablet (right).
-  1. On each tablet and on the referee display type the code the codes window shows for it, and
-     press "Send code".
-  2. Each side sends its set-up (the standard one is ready), then plays on its tablet.
-  Close any window to end the demo."""
 
-
-def codes_text(codes: dict[str, str]) -> str:
+def codes_text(codes: dict[str, str], tr: Translator) -> str:
     """What the codes window says: each tablet's code, or that the tablets are still starting (the
     referee display's once it asks: `--no-display` leaves it out)."""
-    lines = ["Type this code on each tablet:", ""]
+    lines = [tr("Type this code on each tablet:"), ""]
     for seat in ("red", "blue"):
-        code, side = codes.get(seat), SIDES[seat][0].upper() + SIDES[seat][1:]
-        lines.append(f"{side}: [b]{code}[/b]" if code else f"{side}: waiting for the tablet...")
+        code, side = codes.get(seat), army_name(tr, SIDE_OF_SEAT[seat])
+        lines.append(f"{side}: [b]{code}[/b]" if code else tr("{side}: waiting for the tablet...").format(side=side))
     if codes.get("display"):
-        lines.append(f"The referee display: [b]{codes['display']}[/b]")
+        lines.append(tr("Referee display") + f": [b]{codes['display']}[/b]")
     return "\n".join(lines)
 
 
@@ -44,6 +38,7 @@ def run_triumph_windows(args: argparse.Namespace) -> int:
     from companion_app.demo.triumph_headless import TriumphTable
 
     places = triumph_places(screen_size())
+    tr = Translator(args.lang)
     codes = places["codes"]
     kivy_env.prepare(codes.width, codes.height)
     from kivy.config import Config
@@ -61,16 +56,16 @@ def run_triumph_windows(args: argparse.Namespace) -> int:
     assert table.referee.start(), "the referee could not reach the broker"
     url = f"{table.broker.url}/{table.board}"
     children = [spawn(url, seat, places[seat], args.lang, folder,
-                      f"Arbiter: {SIDES[seat]} ({seat.capitalize()}'s tablet)") for seat in ("red", "blue")]
+                      f"Arbiter: {army_name(tr, SIDE_OF_SEAT[seat])}") for seat in ("red", "blue")]
     if not getattr(args, "no_display", False):
         children.append(spawn(url, "display", places["display"], args.lang, folder))
-    print(NEXT_STEPS.format(url=url), flush=True)
+    print(triumph_steps(tr, url), flush=True)
 
     class CodesApp(App):
-        title = "Arbiter: Napoleon's Triumph, the pairing codes"
+        title = "Arbiter: " + tr("Pairing codes")
 
         def build(self) -> Label:
-            self.label = Label(text=codes_text({}), halign="center", valign="middle", font_size="18sp",
+            self.label = Label(text=codes_text({}, tr), halign="center", valign="middle", font_size="18sp",
                                markup=True)
             self.label.bind(size=lambda label, size: setattr(label, "text_size", size))
             Clock.schedule_interval(self.refresh, 0.5)
@@ -80,7 +75,7 @@ def run_triumph_windows(args: argparse.Namespace) -> int:
             return self.label
 
         def refresh(self, _dt: float) -> None:
-            self.label.text = codes_text(table.codes)
+            self.label.text = codes_text(table.codes, tr)
 
     try:
         CodesApp().run()

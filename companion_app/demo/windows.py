@@ -14,23 +14,15 @@ import tempfile
 from pathlib import Path
 
 from companion_app.demo.placement import Place, screen_size, stratego_places
+from companion_app.demo.terminal_steps import stratego_steps
+from companion_app.i18n.catalog import Translator
 from companion_app.ui import kivy_env
 
-NEXT_STEPS = """\
-arbiter demo: the whole table runs on this computer (broker and referee at {url}).
-  Windows: the simulated board (left), {tablets} (middle), the referee display (right).
-  1. Pair each tablet: it names two squares; tap each in the board window to put a token there,
-     then drag those tokens off the board again. The referee display asks for a code: type
-     the code the board window shows for it into the display window and press "Send code".
-  2. On each tablet arrange the army (Random gives a sensible one), then press the green button.
-  3. In the board window press "Put both setups on the board".
-  4. Play in the board window: drag a token to move it (onto another to attack); drag a token
-     off the board to take it off; each tablet says what happened and what to take off.
-  Close any window to end the demo."""
 
-
-TITLES = {"red": "Arbiter: Red's tablet", "blue": "Arbiter: Blue's tablet",
-          "display": "Arbiter: the referee display"}
+def window_title(tr: Translator, seat: str) -> str:
+    """A demo window's title: "Arbiter: Red tablet", "Arbiter: Referee display"."""
+    name = {"red": tr("Red tablet"), "blue": tr("Blue tablet"), "display": tr("Referee display")}[seat]
+    return f"Arbiter: {name}"
 
 
 def spawn(url: str, seat: str, place: Place, language: str, folder: Path,
@@ -39,7 +31,7 @@ def spawn(url: str, seat: str, place: Place, language: str, folder: Path,
     command = [sys.executable, "-m", "firmware_bridge.cli.main", "tablet", "--board", url, "--seat", seat,
                "--size", f"{place.width}x{place.height}", "--position", f"{place.x},{place.y}",
                "--lang", language, "--credentials", str(folder / f"{seat}.json"),
-               "--title", title or TITLES[seat]]
+               "--title", title or window_title(Translator(language), seat)]
     return subprocess.Popen(command)
 
 
@@ -83,7 +75,8 @@ def run_windows(args: argparse.Namespace) -> int:
     from kivy.clock import Clock
 
     from companion_app.demo.board_window import BoardWindow
-    from companion_app.i18n.catalog import Translator
+
+    tr = Translator(args.lang)
 
     replay = None
     if getattr(args, "replay", None):  # a recorded game: the board takes its variant
@@ -95,23 +88,19 @@ def run_windows(args: argparse.Namespace) -> int:
     system.start()
     if replay:
         start_replay(system, replay[0], Path(args.replay).name)
-        print(f"arbiter demo: replaying {args.replay}: put both setups on the board, then make "
-              "the moves the tablets show.")
+        print(tr("arbiter demo: replaying {file}: put both setups on the board, then make the moves "
+                 "the tablets show.").format(file=args.replay))
     folder = Path(tempfile.mkdtemp(prefix="arbiter-demo-tablets-"))
     children = [spawn(system.url, seat, places[seat], args.lang, folder) for seat in seats]
     if not getattr(args, "no_display", False):
         children.append(spawn(system.url, "display", places["display"], args.lang, folder))
-    tablets = " and ".join(f"{seat.capitalize()}'s tablet" for seat in seats)
-    if computer:
-        tablets += f" (the computer plays {computer.capitalize()}: make its moves on the board as "
-        tablets += "your tablet shows them)"
-    print(NEXT_STEPS.format(url=system.url, tablets=tablets), flush=True)
+    print(stratego_steps(tr, system.url, seats, computer), flush=True)
 
     class BoardApp(App):
-        title = "Arbiter demo: the simulated board"
+        title = "Arbiter: " + tr("Simulated board")
 
         def build(self):
-            self.window = BoardWindow(system, Translator(args.lang))
+            self.window = BoardWindow(system, tr)
             end_with_any_window(self, children)
             if args.quit_after:
                 Clock.schedule_once(lambda _dt: self.stop(), args.quit_after)

@@ -16,6 +16,8 @@ from tests.system_packages import requires
 
 APP = Path(__file__).resolve().parents[2] / "companion_app"
 CALL = re.compile(r"""\b(?:tr|N_)\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)\)""")
+# A call inside an f-string quotes its message the other way: f"{tr('Move')} 3".
+SINGLE_QUOTED_CALL = re.compile(r"""\b(?:tr|N_)\('((?:[^'\\]|\\.)*)'\)""")
 
 
 PLURAL = re.compile(r"""\bngettext\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+),\s*((?:"(?:[^"\\]|\\.)*"\s*)+),""")
@@ -30,6 +32,7 @@ def messages_in_file(path: Path) -> set[str]:
     keyed as the catalogue keys it ("singular\\0plural")."""
     source = path.read_text(encoding="utf-8")
     found = {_literal(match.group(1)) for match in CALL.finditer(source)}
+    found |= {match.group(1) for match in SINGLE_QUOTED_CALL.finditer(source)}
     found |= {_literal(match.group(1)) + "\0" + _literal(match.group(2))
               for match in PLURAL.finditer(source)}
     return found

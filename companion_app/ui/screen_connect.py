@@ -233,8 +233,9 @@ class PairingScreen(Screen):
         else:
             self.instruction.text = tr("Waiting for the referee...")
             self.square.text = ""
-        # The display's instruction already asks for the code; a seat's is for a table without a board.
-        self.code_label.text = "" if display else tr(
+        # The display's instruction already asks for the code, and so does a seat's code challenge
+        # (a game without a board); otherwise it is the way for a table without a board.
+        self.code_label.text = "" if display or pairing.get("method") == "code" else tr(
             "No board attached? Type the code the referee's console shows for this tablet:")
         self.square.height = 0 if display else dp(96)  # no squares to cover: no room kept for them
         self.send_code.text = tr("Send code")

@@ -52,6 +52,9 @@ def test_no_english_shows_on_a_german_or_bulgarian_screen(sizes_report):
         assert any("has a new key" in text for text in texts["pairing/display-new-referee"])
         assert any("six digits" in text for text in texts["pairing/squares-bad-code"])
         assert any("e4" in text for text in texts["pairing/squares-bad-code"])  # the squares stand
+        # Typing the code is offered beside the squares, and asked for once when it is the challenge.
+        assert any("No board attached?" in text for text in texts["pairing/squares"])
+        assert not any("No board attached?" in text for text in texts["pairing/code"])
         return
     assert english(sizes_report["texts"]) == []
 

@@ -7,6 +7,7 @@ from companion_app.model.table import TableState, passes, restore_steps
 from companion_app.net.contract_adapter import ContractTranslator
 from companion_app.net.network import SeatLink
 from engine import Color, Game, Move, Square, get_variant
+from firmware_bridge.protocol import pake
 
 
 class RecordingClient:
@@ -18,6 +19,10 @@ class RecordingClient:
     def command(self, command_type: str, **args) -> str:
         self.sent.append((command_type, args))
         return "id"
+
+    def send_code(self, code: str) -> None:
+        pake.code_password(code)  # the real client's check: six digits, else nothing goes out
+        self.sent.append(("pairing code", {"code": code}))
 
 
 def test_the_tablet_sends_the_contracts_takeback_commands():
@@ -38,9 +43,14 @@ def test_every_app_command_goes_out_as_the_contracts_command_with_its_arguments(
     link.send("setup", {"setup": {"a1": "flag"}})
     link.send("resign")
     link.send("new_game")
-    link.send("pair")  # pairing is no command of a seat: nothing is sent
+    told: list[tuple[str, dict]] = []
+    link._ui = lambda method, payload: told.append((method, payload))
+    link.send("pair")  # pairing is no command of a seat, and no code typed is no code sent
+    assert told == [("pairing", {"status": "refused", "method": "code", "bad_code": True})]
+    link.send("pair", {"code": "123456"})  # a code goes to the pairing exchange, not as a command
     assert link.client.sent == [("offer_draw", {}), ("decline_draw", {}), ("move", {"move": "a4-a5"}),
-                                ("setup", {"setup": {"a1": "flag"}}), ("resign", {}), ("new_game", {})]
+                                ("setup", {"setup": {"a1": "flag"}}), ("resign", {}), ("new_game", {}),
+                                ("pairing code", {"code": "123456"})]
 
 
 def _fed(seat: str = "blue") -> tuple[TableState, ContractTranslator]:

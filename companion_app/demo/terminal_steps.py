@@ -11,11 +11,10 @@ WIDTH = 96  # a terminal of 100 columns shows each line whole
 
 
 def _steps(tr: Translator, first: str, steps: list[str]) -> str:
-    """The first line as it is, each step below it indented, its own lines under its text."""
-    # Never inside a word: "Schiedsrichter-Anzeige" and an address stay whole.
-    lines = textwrap.wrap(first, WIDTH, subsequent_indent="  ", break_on_hyphens=False,
-                          break_long_words=False)
-    for step in steps:
+    """The first line whole (it names the broker's address), each step below it indented, wrapped
+    under its own text."""
+    lines = [first]
+    for step in steps:  # never broken inside a word: "Schiedsrichter-Anzeige" stays whole
         lines += textwrap.wrap(step, WIDTH, initial_indent="  ", subsequent_indent="     ",
                                break_on_hyphens=False, break_long_words=False)
     lines.append("  " + tr("Close any window to end the demo."))

@@ -20,7 +20,8 @@ def test_the_steps_name_the_buttons_as_the_windows_show_them(language):
     assert URL in text and tr("Red tablet") in text and tr("Blue tablet") in text
     for button in ("Send code", "Random", "Put both setups on the board"):
         assert tr(button) in flowing  # quoted as the language quotes
-    assert all(len(line) <= WIDTH for line in text.splitlines())
+    assert text.splitlines()[0].endswith(f"{URL}).")  # the address on one line, to copy
+    assert all(len(line) <= WIDTH for line in text.splitlines()[1:])
     assert text.splitlines()[-1].strip() == tr("Close any window to end the demo.")
     if language != "en":
         assert english({"terminal": [line for line in text.splitlines() if URL not in line]}) == []

@@ -266,9 +266,12 @@ class MoveRecognizer:
     # --- what the sensors showed ----------------------------------------------------------------
 
     def _reset_history(self) -> None:
-        self._empty_since: dict[Square, float] = {}
         self._lifted_at: dict[Square, float] = {}
-        self._refilled: dict[Square, tuple[float, float]] = {}  # square -> (emptied, refilled)
+        self._refilled: dict[Square, float] = {}  # square -> when it was last filled again
+        # The longest a square stayed empty in one go: a captured piece is lifted for longer than a
+        # knocked one loses contact, however often a knock repeats (see `_candidate`).
+        self._last_emptied: dict[Square, float] = {}
+        self._longest_empty: dict[Square, float] = {}
         self._filled_at: dict[Square, float] = {}  # square -> when it last became occupied
 
     def _track(self, board: StableBoard) -> None:
@@ -293,16 +296,18 @@ class MoveRecognizer:
 
     def _emptied(self, square: Square, when: float) -> None:
         self._focus = square  # guidance starts where the hands last were
-        self._empty_since.setdefault(square, when)  # the first time: a flickering sensor keeps it
-        self._lifted_at.setdefault(square, when)
+        self._lifted_at.setdefault(square, when)  # the first time: a flickering sensor keeps it
+        self._last_emptied[square] = when
         self._belief.pop(square, None)
         self._wrong.discard(square)  # seen empty: whatever goes there next is checked anew
 
     def _filled(self, square: Square, when: float) -> None:
         self._focus = square
         self._filled_at[square] = when
-        if square in self._empty_since:
-            self._refilled[square] = (self._empty_since[square], when)
+        if square in self._last_emptied:
+            self._refilled[square] = when
+            gap = when - self._last_emptied.pop(square)
+            self._longest_empty[square] = max(gap, self._longest_empty.get(square, 0.0))
         # A piece put down is taken to be the one the game expects there.
         self._belief[square] = self._expected.get(square)
 
@@ -439,11 +444,13 @@ class MoveRecognizer:
             return None, False
         lifted = self._lifted_at.get(origin)
         best: tuple[float, Square] | None = None
-        for square, (emptied, refilled) in self._refilled.items():
+        for square, refilled in self._refilled.items():
             defender = self.position.piece_at(square)
             if defender is None or defender.color is mover.color or lifted is None:
                 continue
-            if refilled < lifted or refilled - emptied < self.attack_min_gap_s:
+            # Empty for long enough in one go: two knocks a move apart (each a few hundredths of
+            # a second) are no capture, though the square was first emptied long before.
+            if refilled < lifted or self._longest_empty.get(square, 0.0) < self.attack_min_gap_s:
                 continue
             if best is None or refilled > best[0]:
                 best = (refilled, square)

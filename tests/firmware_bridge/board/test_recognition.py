@@ -102,6 +102,24 @@ def test_a_knocked_neighbour_that_comes_straight_back_is_no_attack():
     assert [o.move for o in hands.place("d4")] == [Move.parse("e4-d4")]
 
 
+def test_a_neighbour_knocked_twice_a_move_apart_is_no_attack():
+    # Seen in the whole-game soak: e5 blinked as Blue's hand left the board after its ruled move,
+    # and again as Red lifted e4 half a second later. Each time it was empty for 40 ms; counted
+    # from the first blink it looked empty for half a second: an attack e4xe5 nobody made.
+    hands = Hands(position(e4=(Color.RED, "major"), e5=(Color.BLUE, "captain"), g7=(Color.BLUE, "sergeant"),
+                           b2=(Color.RED, "sergeant")))
+    hands.lift("b2")
+    hands.push(hands.place("b3")[0])  # Blue to move
+    hands.lift("g7")
+    hands.push(hands.place("f7")[0])
+    hands.lift("e5", after=0.05)  # knocked by the hand leaving the board
+    hands.place("e5", after=0.04)
+    hands.lift("e4", after=0.3)  # Red lifts before the match has lasted half a second
+    hands.lift("e5", after=0.1)  # and knocks e5 again
+    assert hands.place("e5", after=0.04) == []  # 40 ms empty this time too: no attack
+    assert [o.move for o in hands.place("d4")] == [Move.parse("e4-d4")]
+
+
 def test_a_piece_lifted_and_put_back_means_nothing_happened():
     hands = Hands(position(e4=(Color.RED, "major")))
     hands.lift("e4")

@@ -145,6 +145,9 @@ class MoveRecognizer:
         self.patience_s = patience_s
         self.idle_patience_s = idle_patience_s
         self.attack_min_gap_s = attack_min_gap_s
+        # How long a target may read occupied before the origin empties and still be the mover's
+        # (a piece slid with both contacts closed; a scout's slide fills each square in turn).
+        self.slide_overlap_s = 0.2
         self.board: StableBoard | None = None
         self.tags: dict[int, int] = {}  # piece id -> tag, learned from identifying sensors
         self._belief: dict[Square, int | None] = {}  # what physically stands where, by piece id
@@ -419,6 +422,13 @@ class MoveRecognizer:
         self._pending = _Pending(changed_at + wait, MoveMade(move, attack, changed_at), RECOVERY)
         return []
 
+    def _stray(self, origin: Square, target: Square) -> bool:
+        """A piece put on `target` well before the mover left `origin` is not the mover: a
+        stray (a battle's loser put down), whatever the mover then did."""
+        filled = self._filled_at.get(target)
+        lifted = self._lifted_at.get(origin)
+        return filled is not None and lifted is not None and filled < lifted - self.slide_overlap_s
+
     def _filled_before_lifted(self, move: Move) -> bool:
         filled = self._filled_at.get(move.target)
         lifted = self._lifted_at.get(move.origin)
@@ -439,6 +449,8 @@ class MoveRecognizer:
         if mismatch.wrong:
             return None, False
         if len(mismatch.clear) == 1:
+            if self._stray(origin, mismatch.clear[0]):
+                return None, False
             return Move(origin, mismatch.clear[0]), False
         if mismatch.clear or mover is None:
             return None, False

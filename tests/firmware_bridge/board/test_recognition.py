@@ -120,6 +120,22 @@ def test_a_neighbour_knocked_twice_a_move_apart_is_no_attack():
     assert [o.move for o in hands.place("d4")] == [Move.parse("e4-d4")]
 
 
+def test_a_stray_piece_put_down_before_the_move_began_is_not_where_the_mover_went():
+    # Seen in the whole-game soak: the loser of a battle was put down on b7 (it flickered while
+    # hovering, so the board matched for a moment), then Red's scout attacked i7xi4. The stray on
+    # b7 was the one square too many: it was ruled as the scout's long move i7-b7.
+    hands = Hands(position(i7=(Color.RED, "scout"), i4=(Color.BLUE, "sergeant")))
+    hands.place("b7", after=0.05)  # a piece put down where the game has none
+    hands.lift("i4", after=0.3)
+    hands.lift("i7", after=0.3)
+    hands.place("i4", after=0.2)
+    said = hands.wait(1.0) + hands.wait(5.0)
+    assert not [o for o in said if isinstance(o, MoveMade)]
+    assert [o.clear for o in said if isinstance(o, BoardMismatch)] == [(S("b7"),)]  # b7 off, please
+    made = hands.lift("b7")
+    assert made == [MoveMade(Move.parse("i7-i4"), attack=True, settled_at=hands.time)]
+
+
 def test_a_piece_lifted_and_put_back_means_nothing_happened():
     hands = Hands(position(e4=(Color.RED, "major")))
     hands.lift("e4")

@@ -113,7 +113,9 @@ class ComputerTable:
             check = self.referee.board_check()
             if check is None or self.board.pending():
                 continue
-            if check["matches"] and check["reading"]:
+            # A match the referee sees while the sensors still settle (a piece hovering between
+            # two squares flickers for a quarter of a second) may be a flicker's moment: wait.
+            if check["matches"] and check["reading"] and not self.referee.feed.stabiliser.settling():
                 return True
             self.run(1.0)  # a lost frame is read again: act only on guidance that stands
             if not check["matches"] and check == self.referee.board_check() and not self.board.pending():

@@ -50,6 +50,7 @@ class Level:
     sappers: bool = False  # an enemy piece that may defuse our bombs is an intruder from further off
     still: bool = False  # the first move of a piece of ours costs: a still piece may be a bomb
     watch: bool = False  # the opponent's replies include its steps next to our flag
+    broad: bool = False  # while our highest kind is unseen, the next one unseen stays home too
 
 
 LEVELS: dict[str, Level] = {
@@ -60,11 +61,13 @@ LEVELS: dict[str, Level] = {
     # (docs/bot.md, round four), so off. Reserve and sappers: measured together against
     # PeternLewis (docs/bot.md, round five), on; still pieces and the watch on our flag
     # likewise (round six), on.
+    # The broad reserve (the General held back too): round nine, against PeternLewis and
+    # Celsius1.1.
     "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3,
-                    informed=False, reserve=True, sappers=True, still=True, watch=True),
+                    informed=False, reserve=True, sappers=True, still=True, watch=True, broad=True),
     # Deep replies include every approach, the steps next to our flag among them (watch).
     "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1,
-                    reserve=True, sappers=True, still=True, watch=True),
+                    reserve=True, sappers=True, still=True, watch=True, broad=True),
 }
 
 UNCOVER_COST = 6.0  # stepping off a square next to our own flag, leaving the flag open
@@ -77,8 +80,10 @@ REVEAL_SHARE = 0.12  # share of an unknown high piece's value lost by showing it
 # ours can be ruled out as it either. Once it is shown, the enemy's highest piece is sure of every
 # piece of ours that moved, and a program that digs by elimination gets closer to our flag.
 # So it stays home: a quiet move of it costs RESERVE_COST, and showing it in an attack costs
-# TOP_REVEAL_SHARE of its value (instead of REVEAL_SHARE).
+# TOP_REVEAL_SHARE of its value (instead of REVEAL_SHARE). With `Level.broad` so does our next
+# kind (the General) while both are unseen: once shown, the enemy's Marshal hunts it down.
 RESERVE_COST = 40.0
+BROAD_FLOOR = 50.0  # the next kind is held back only while it is worth this much (a Colonel and up)
 # A piece of ours that never moved may be a bomb or the flag in the opponent's eyes: every such
 # piece that moves leaves fewer places for the flag, and once our officers have all been seen a
 # program that counts (PeternLewis) sends its Miners at whatever never moved (`Level.still`).
@@ -325,11 +330,11 @@ class ComputerPlayer:
             result[piece] = at_risk
         return result
 
-    def _top_unseen(self, board: SearchBoard, known_ids: set[int], me: int) -> int:
-        """The kind code of our highest kind alive while the opponent has seen no piece of it
-        (-1 once it has, or when no single kind is highest)."""
+    def _top_unseen(self, board: SearchBoard, known_ids: set[int], me: int, below: int = -1) -> int:
+        """The kind code of our highest kind alive (below the kind `below`, when given) while the
+        opponent has seen no piece of it (-1 once it has, or when no single kind is highest)."""
         kinds = self.variant.kinds
-        ours = [p for p in board.movers[me] if board.square[p] >= 0]
+        ours = [p for p in board.movers[me] if board.square[p] >= 0 and board.kind[p] != below]
         if not ours:
             return -1
         rank_of = {p: kinds[board.kind_name(p)].rank or 0 for p in ours}
@@ -374,6 +379,11 @@ class ComputerPlayer:
         weight = PULL_WEIGHT * (1.0 + int(view.get("ply", 0)) / URGENCY_PLIES)
         danger = self._assassin_danger(board, beliefs, known_ids, me)
         top = self._top_unseen(board, known_ids, me) if self.level.reserve else -1
+        reserved = {top} - {-1}
+        if self.level.broad and top >= 0:
+            second = self._top_unseen(board, known_ids, me, below=top)
+            if second >= 0 and values[me][second] >= BROAD_FLOOR:
+                reserved.add(second)
         result = []
         for origin, target in moves:
             piece = board.cells[origin]
@@ -389,11 +399,11 @@ class ComputerPlayer:
                 bonus -= UNCOVER_COST
             if self.level.still and not board.moved[piece]:
                 bonus -= STILL_COST
-            if board.kind[piece] == top and board.cells[target] < 0:
+            if board.kind[piece] in reserved and board.cells[target] < 0:
                 bonus -= RESERVE_COST
             if board.cells[target] >= 0 and board.ident[piece] not in known_ids:
                 own_value = values[me][board.kind[piece]]
-                if board.kind[piece] == top:
+                if board.kind[piece] in reserved:
                     bonus -= TOP_REVEAL_SHARE * own_value
                 elif own_value >= 30:
                     bonus -= REVEAL_SHARE * own_value

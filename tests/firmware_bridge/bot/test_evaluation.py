@@ -136,6 +136,10 @@ def test_our_unseen_marshal_is_the_piece_we_hold_back_until_it_is_shown() -> Non
     assert bot._top_unseen(board, known_ids=set(), me=RED) == board.kind[marshal]
     # Shown, it no longer shields anything: nothing is held back (the General is not promoted).
     assert bot._top_unseen(board, known_ids={2}, me=RED) == -1
+    # Below it, the General while it is unseen (`Level.broad` holds it back too).
+    general = board.cells[index("f2")]
+    assert bot._top_unseen(board, known_ids=set(), me=RED, below=board.kind[marshal]) == board.kind[general]
+    assert bot._top_unseen(board, known_ids={3}, me=RED, below=board.kind[marshal]) == -1
 
 
 def bonus_normal_minus_easy(pieces: list[tuple[int, str, str, str, bool, bool]],
@@ -166,7 +170,15 @@ def test_a_quiet_move_of_the_hidden_marshal_costs_and_showing_it_costs_more() ->
     marshal_value = 150.0  # as the board stands, nothing of the enemy's alive can beat it
     assert quiet == -RESERVE_COST
     assert attack < -0.5 * marshal_value and attack == pytest.approx(-(TOP_REVEAL_SHARE - 0.12) * marshal_value)
-    assert other == 0.0
+    assert other == -RESERVE_COST  # the unseen General is held back too while the Marshal hides
+
+
+def test_the_general_walks_freely_once_it_has_been_seen() -> None:
+    pieces = [(1, "red", "a1", "flag", False, False), (2, "red", "e4", "marshal", True, False),
+              (3, "red", "h4", "general", True, True), (11, "blue", "j10", "flag", False, False)]
+    marshal_quiet, general_quiet = bonus_normal_minus_easy(
+        pieces, [("e4", "d4"), ("h4", "h3")], {11: {"flag": 1.0}})
+    assert marshal_quiet == -RESERVE_COST and general_quiet == 0.0
 
 
 def test_normal_charges_the_first_move_of_a_piece_that_never_moved() -> None:

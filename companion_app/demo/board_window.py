@@ -22,7 +22,7 @@ from kivy.utils import escape_markup
 
 from companion_app.demo.system import DemoSystem
 from companion_app.i18n.catalog import Translator
-from companion_app.i18n.texts import color_name
+from companion_app.i18n.texts import color_name, device_name
 from companion_app.ui.board import BoardWidget
 from companion_app.ui.widgets import SMALLEST_TEXT, BigButton, paint_background
 from engine import Square
@@ -177,8 +177,7 @@ class BoardWindow(BoxLayout):
         lines = []
         # The console's part: each pending request by name and key, with its code (never sent).
         for request in referee.desk.pending.values():
-            who = {"display": tr("Referee display"), "red": tr("Red tablet"),
-                   "blue": tr("Blue tablet")}.get(request.seat, request.seat)
+            who = device_name(tr, request.seat)
             if request.name:  # the name the asking device gave itself: its words, not markup
                 who = f"{who} ({escape_markup(short_name(request.name))})"
             if request.code:

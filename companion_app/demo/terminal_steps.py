@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from companion_app.i18n.catalog import Translator
-from companion_app.i18n.texts import color_name
+from companion_app.i18n.texts import color_name, device_name
 
 WIDTH = 96  # a terminal of 100 columns shows each line whole
 
@@ -23,7 +23,7 @@ def _steps(tr: Translator, first: str, steps: list[str]) -> str:
 
 def stratego_steps(tr: Translator, url: str, seats: list[str], computer: str | None) -> str:
     """The steps of a Stratego-family demo: the board window, the seats' tablets, the display."""
-    tablets = ", ".join({"red": tr("Red tablet"), "blue": tr("Blue tablet")}[seat] for seat in seats)
+    tablets = ", ".join(device_name(tr, seat) for seat in seats)
     steps = [tr("Windows: the simulated board (left), {tablets} (middle), the referee display (right).")
              .format(tablets=tablets)]
     if computer:

@@ -16,6 +16,7 @@ from companion_app.demo.placement import screen_size, triumph_places
 from companion_app.demo.terminal_steps import triumph_steps
 from companion_app.demo.windows import end_with_any_window, spawn, stop_windows
 from companion_app.i18n.catalog import Translator
+from companion_app.i18n.texts import device_name
 from companion_app.i18n.triumph_texts import army_name
 from companion_app.model.triumph_table import SIDE_OF_SEAT
 from companion_app.ui import kivy_env
@@ -29,7 +30,7 @@ def codes_text(codes: dict[str, str], tr: Translator) -> str:
         code, side = codes.get(seat), army_name(tr, SIDE_OF_SEAT[seat])
         lines.append(f"{side}: [b]{code}[/b]" if code else tr("{side}: waiting for the tablet...").format(side=side))
     if codes.get("display"):
-        lines.append(tr("Referee display") + f": [b]{codes['display']}[/b]")
+        lines.append(device_name(tr, "display") + f": [b]{codes['display']}[/b]")
     return "\n".join(lines)
 
 

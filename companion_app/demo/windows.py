@@ -16,13 +16,13 @@ from pathlib import Path
 from companion_app.demo.placement import Place, screen_size, stratego_places
 from companion_app.demo.terminal_steps import stratego_steps
 from companion_app.i18n.catalog import Translator
+from companion_app.i18n.texts import device_name
 from companion_app.ui import kivy_env
 
 
 def window_title(tr: Translator, seat: str) -> str:
     """A demo window's title: "Arbiter: Red tablet", "Arbiter: Referee display"."""
-    name = {"red": tr("Red tablet"), "blue": tr("Blue tablet"), "display": tr("Referee display")}[seat]
-    return f"Arbiter: {name}"
+    return f"Arbiter: {device_name(tr, seat)}"
 
 
 def spawn(url: str, seat: str, place: Place, language: str, folder: Path,

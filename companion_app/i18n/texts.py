@@ -14,6 +14,11 @@ def color_name(tr: Translator, color: str | None) -> str:
     return {"red": tr("Red"), "blue": tr("Blue")}.get(color or "", tr("Nobody"))
 
 
+def device_name(tr: Translator, seat: str) -> str:
+    """The device a seat is played on: "Red tablet", "Blue tablet", "Referee display"."""
+    return {"red": tr("Red tablet"), "blue": tr("Blue tablet"), "display": tr("Referee display")}.get(seat, seat)
+
+
 def piece_words(tr: Translator, kind: str | None) -> str:
     """A piece named with its mark, e.g. "Captain (6)"; "an unknown piece" for a hidden one."""
     if kind is None:

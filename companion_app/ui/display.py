@@ -12,6 +12,7 @@ from companion_app.i18n.texts import (
     clock_text,
     color_name,
     computer_move_text,
+    device_name,
     guidance_lines,
     pass_text,
     refusal_text,
@@ -95,8 +96,8 @@ class DisplayScreen(BoardScreen):
                              if state.refusal else "")
         self.guidance.text = self._guidance_text(state)
         lines = []
-        names = {"referee": tr("Referee"), "board": tr("Board"), "red": tr("Red tablet"),
-                 "blue": tr("Blue tablet")}
+        names = {"referee": tr("Referee"), "board": tr("Board"), "red": device_name(tr, "red"),
+                 "blue": device_name(tr, "blue")}
         for key in ("referee", "board", "red", "blue"):
             value = state.connection.get(key)
             if value:

@@ -49,6 +49,14 @@ class _NetworkLink(Link):
         if self.adapter is not None and self._deliver is not None:
             getattr(self.adapter, method)(payload)
 
+    def _send_code(self, payload: dict[str, Any], ui_method: str) -> None:
+        """Answer the referee's code challenge with the typed code. One that is not six digits 0-9
+        (an empty field too) is never sent: the pairing screen says so (`ui_method`)."""
+        try:
+            self.client.send_code(str(payload.get("code", "")))
+        except ArbiterError:
+            self._ui(ui_method, {"status": "refused", "method": "code", "bad_code": True})
+
     def _start_polling(self) -> None:
         from kivy.clock import Clock
 
@@ -161,11 +169,8 @@ class SeatLink(_NetworkLink):
         client = self.client
         if client is None:
             return
-        if command == "pair":  # an empty field is a wrong code too: said, nothing sent
-            try:
-                client.send_code(str(payload.get("code", "")))
-            except ArbiterError:  # not six digits 0-9: said on the pairing screen, nothing sent
-                self._ui("pairing", {"status": "refused", "method": "code", "bad_code": True})
+        if command == "pair":
+            self._send_code(payload, "pairing")
         elif command == "resync":
             client.hello("manual")
         else:
@@ -249,11 +254,8 @@ class DisplayLink(_NetworkLink):
         if self.client is None:
             return
         payload = payload or {}
-        if command == "pair":  # an empty field is a wrong code too: said, nothing sent
-            try:
-                self.client.send_code(str(payload.get("code", "")))
-            except ArbiterError:  # not six digits 0-9: said on the pairing screen, nothing sent
-                self._ui("display_pairing", {"status": "refused", "method": "code", "bad_code": True})
+        if command == "pair":
+            self._send_code(payload, "display_pairing")
         elif command == "resync":
             self.client.hello("manual")
 

@@ -422,17 +422,21 @@ class MoveRecognizer:
         self._pending = _Pending(changed_at + wait, MoveMade(move, attack, changed_at), RECOVERY)
         return []
 
+    def _fill_lead(self, origin: Square, target: Square) -> float | None:
+        """How long before `origin` emptied `target` filled (negative: after; None: unseen)."""
+        filled = self._filled_at.get(target)
+        lifted = self._lifted_at.get(origin)
+        return None if filled is None or lifted is None else lifted - filled
+
     def _stray(self, origin: Square, target: Square) -> bool:
         """A piece put on `target` well before the mover left `origin` is not the mover: a
         stray (a battle's loser put down), whatever the mover then did."""
-        filled = self._filled_at.get(target)
-        lifted = self._lifted_at.get(origin)
-        return filled is not None and lifted is not None and filled < lifted - self.slide_overlap_s
+        lead = self._fill_lead(origin, target)
+        return lead is not None and lead > self.slide_overlap_s
 
     def _filled_before_lifted(self, move: Move) -> bool:
-        filled = self._filled_at.get(move.target)
-        lifted = self._lifted_at.get(move.origin)
-        return filled is not None and lifted is not None and filled < lifted
+        lead = self._fill_lead(move.origin, move.target)
+        return lead is not None and lead > 0
 
     def _candidate(self, board: StableBoard, mismatch: BoardMismatch) -> tuple[Move | None, bool]:
         if len(mismatch.fill) != 1:

@@ -10,6 +10,7 @@ developer, is likewise limited to a few a second for each kind.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -41,27 +42,34 @@ class RefusalLog:
         self._summary_at = clock()
         self._second = 0.0
         self._published: Counter[tuple[str, str]] = Counter()  # error messages in this second
+        # Refusals come from the broker's thread and the referee's; whoever reads the count
+        # must find every refusal it counts already logged.
+        self._lock = threading.RLock()  # a log handler may read the count
 
     def note(self, topic: str, code: str, message: str) -> bool:
         """Count one refusal; True if its error message should still be published."""
         key = (topic_kind(topic), code)
-        now = self.clock()
-        first = key not in self.total
-        self.total[key] += 1
-        if first:
-            log.info("refused a message on %s: %s (%s); more of this kind are only counted",
-                     topic, message[:200], code)
-        else:
-            self._unreported[key] += 1
-        if now - self._summary_at >= self.summary_seconds:
-            self.flush()
-        if now - self._second >= 1.0:
-            self._second, self._published = now, Counter()
-        self._published[key] += 1
-        return self._published[key] <= ERRORS_PER_SECOND
+        with self._lock:
+            now = self.clock()
+            if key not in self.total:  # logged before it is counted, so a counted refusal is logged
+                log.info("refused a message on %s: %s (%s); more of this kind are only counted",
+                         topic, message[:200], code)
+            else:
+                self._unreported[key] += 1
+            self.total[key] += 1
+            if now - self._summary_at >= self.summary_seconds:
+                self._flush()
+            if now - self._second >= 1.0:
+                self._second, self._published = now, Counter()
+            self._published[key] += 1
+            return self._published[key] <= ERRORS_PER_SECOND
 
     def flush(self) -> None:
         """Log the counts not yet reported (one line), if any."""
+        with self._lock:
+            self._flush()
+
+    def _flush(self) -> None:
         self._summary_at = self.clock()
         if not self._unreported:
             return
@@ -72,4 +80,5 @@ class RefusalLog:
     @property
     def count(self) -> int:
         """How many messages were refused since start."""
-        return sum(self.total.values())
+        with self._lock:
+            return sum(self.total.values())

@@ -51,6 +51,7 @@ class Level:
     still: bool = False  # the first move of a piece of ours costs: a still piece may be a bomb
     watch: bool = False  # the opponent's replies include its steps next to our flag
     broad: bool = False  # while our highest kind is unseen, the next one unseen stays home too
+    prudent: bool = False  # our capture step chooses by our beliefs, not by the world
 
 
 LEVELS: dict[str, Level] = {
@@ -63,11 +64,14 @@ LEVELS: dict[str, Level] = {
     # likewise (round six), on.
     # The broad reserve (the General held back too): round nine, against PeternLewis and
     # Celsius1.1.
+    # Prudent (our capture step chooses by our beliefs): round ten, better against Celsius1.1
+    # and Vixen beyond the noise, as good against PeternLewis; at `strong` unmeasured.
     "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3,
-                    informed=False, reserve=True, sappers=True, still=True, watch=True, broad=True),
+                    informed=False, reserve=True, sappers=True, still=True, watch=True, broad=True,
+                    prudent=True),
     # Deep replies include every approach, the steps next to our flag among them (watch).
     "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1,
-                    reserve=True, sappers=True, still=True, watch=True, broad=True),
+                    reserve=True, sappers=True, still=True, watch=True, broad=True, prudent=True),
 }
 
 UNCOVER_COST = 6.0  # stepping off a square next to our own flag, leaving the flag open
@@ -183,10 +187,12 @@ class ComputerPlayer:
         if len(moves) == 1:
             return first.move_name(*moves[0])
         bonus = self._root_bonus(first, view, moves, beliefs, me)
-        model = None
-        if self.level.informed:
-            model = Perception(first, me, self._values(first), beliefs,
-                               set(self.notebook.known_to_opponent()))
+        model = chooser = None
+        if self.level.informed or self.level.prudent:
+            perception = Perception(first, me, self._values(first), beliefs,
+                                    set(self.notebook.known_to_opponent()))
+            model = perception if self.level.informed else None
+            chooser = perception if self.level.prudent else None
         totals = [0.0] * len(moves)
         stats = SearchStats()
         board = first
@@ -194,7 +200,7 @@ class ComputerPlayer:
             values = self._values(board)
             found = search_world(board, me, moves, values, self.level.replies,
                                  deadline if stats.worlds else None, stats, self.level.deep, model,
-                                 self.level.watch)
+                                 self.level.watch, chooser)
             if found is None:
                 break
             stats.worlds += 1

@@ -158,14 +158,38 @@ def counter_attacks(board: SearchBoard, side: int, before: list[tuple[int, int]]
 
 
 def capture_after(board: SearchBoard, side: int, before: list[tuple[int, int]], origin: int,
-                  target: int, values: Values) -> float:
-    """`side`'s best battle gain after the opponent moved origin -> target (`counter_attacks`)."""
+                  target: int, values: Values, chooser: Perception | None = None,
+                  shown: int = -1) -> float:
+    """`side`'s best battle gain after the opponent moved origin -> target (`counter_attacks`);
+    with `chooser`, the world's gain of the capture our beliefs choose (`prudent_capture`)."""
+    pairs = counter_attacks(board, side, before, origin, target)
+    if chooser is not None:
+        return prudent_capture(board, pairs, values, chooser, shown)[0]
     best = 0.0
-    for attacker, defender in counter_attacks(board, side, before, origin, target):
+    for attacker, defender in pairs:
         gain = battle_gain(board, attacker, defender, values)
         if gain > best:
             best = gain
     return best
+
+
+def prudent_capture(board: SearchBoard, pairs: list[tuple[int, int]], values: Values,
+                    chooser: Perception, shown: int = -1) -> tuple[float, list[int]]:
+    """Our capture step chosen by the notebook's beliefs, scored by the world: the world's gain
+    of the attack among `pairs` (attacker, defender pieces) we expect most of, and the enemy
+    pieces we expect to gain by attacking. A capture step that chose by the world would find
+    the flag among the still pieces next to it in every world where one is (strategy fusion),
+    and walk our officers into the bombs round it. `shown`: an enemy piece that fought in this
+    line, known from then on."""
+    choice, true = 0.0, 0.0
+    victims = []
+    for attacker, defender in pairs:
+        expected = chooser.our_attack(board, attacker, defender, shown)
+        if expected > 0.0:
+            victims.append(defender)
+            if expected > choice:
+                choice, true = expected, battle_gain(board, attacker, defender, values)
+    return true, victims
 
 
 def flag_square(board: SearchBoard, side: int) -> int:
@@ -283,20 +307,28 @@ def opponent_replies(board: SearchBoard, opponent: int, victims: list[int],
 
 
 def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
-                flag: int = -1, deep: bool = False, watch: bool = False) -> float:
+                flag: int = -1, deep: bool = False, watch: bool = False,
+                chooser: Perception | None = None, shown: int = -1) -> float:
     """The opponent (to move) answers as well as it can; value for it, after our capture step.
 
     `deep`: its quiet approaches count too, and at the end of each line we cannot parry two
-    threats at once (`leaf_value`). `watch`: its steps next to our flag count (`deep` has them)."""
+    threats at once (`leaf_value`). `watch`: its steps next to our flag count (`deep` has them).
+    `chooser`: our capture step chooses by our beliefs (`prudent_capture`); `shown` is then the
+    enemy piece that fought at the root."""
     opponent = 1 - me
     before = attacks(board, me)
     cells = board.cells
-    mine, victims = 0.0, []
-    for origin, target in before:
-        gain = battle_gain(board, cells[origin], cells[target], values)
-        if gain > 0:
-            victims.append(cells[target])
-            mine = max(mine, gain)
+    mine = 0.0
+    victims: list[int] = []
+    if chooser is not None:
+        mine, victims = prudent_capture(board, [(cells[o], cells[t]) for o, t in before], values,
+                                        chooser, shown)
+    else:
+        for origin, target in before:
+            gain = battle_gain(board, cells[origin], cells[target], values)
+            if gain > 0:
+                victims.append(cells[target])
+                mine = max(mine, gain)
     # A quiet move elsewhere leaves our best capture open (and, deep, the threats it has now).
     best = -leaf_value(board, me, mine, values) if deep else -mine
     if flag_threatened(board, me, flag, values):
@@ -310,7 +342,8 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
         if board.finished:
             value = _terminal(board, opponent)
         else:
-            capture = capture_after(board, me, before, origin, target, values)
+            fought = undo[2] if undo[3] != EMPTY else shown  # its attacker is known from now on
+            capture = capture_after(board, me, before, origin, target, values, chooser, fought)
             if deep:
                 capture = leaf_value(board, me, capture, values)
             value = _move_gain(board, undo, values) - capture
@@ -412,11 +445,12 @@ def informed_reply_value(board: SearchBoard, me: int, values: Values, stats: Sea
 def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], values: Values,
                  replies: bool, deadline: float | None, stats: SearchStats,
                  deep: bool = False, model: Perception | None = None,
-                 watch: bool = False) -> list[float] | None:
+                 watch: bool = False, chooser: Perception | None = None) -> list[float] | None:
     """The value of each root move in this world; None when the deadline passed before the end.
 
-    With `model` both sides choose by what they know (`perception.py`), not by the world;
-    `watch`: the opponent's steps next to our flag are among its replies."""
+    With `model` both sides choose by what they know (`perception.py`), not by the world; with
+    `chooser` only our capture step does (`prudent_capture`); `watch`: the opponent's steps next
+    to our flag are among its replies."""
     result: list[float] = []
     flag = flag_square(board, me)
     for index, (origin, target) in enumerate(moves):
@@ -431,8 +465,8 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
             value = _move_gain(board, undo, values) - informed_reply_value(
                 board, me, values, stats, model, flag, deep, fought, watch)
         elif replies:
-            value = _move_gain(board, undo, values) - reply_value(board, me, values, stats, flag, deep,
-                                                                  watch)
+            value = _move_gain(board, undo, values) - reply_value(
+                board, me, values, stats, flag, deep, watch, chooser, undo[3])
         else:
             value = _move_gain(board, undo, values) - best_capture(board, 1 - me, values)[0]
         board.unmake(undo)

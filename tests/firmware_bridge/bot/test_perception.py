@@ -133,3 +133,53 @@ def test_choosing_by_what_it_knows_the_opponent_still_steps_next_to_an_open_flag
 
     assert guard_minus_elsewhere(watch=False) == 0.0
     assert guard_minus_elsewhere(watch=True) > 100.0
+
+
+def corner_position() -> tuple[SearchBoard, int, int, int]:
+    """Our General on j8 (moved) below two still enemy pieces, j9 and j10 (beside bombs on i9
+    and i10), that in this world are a Sergeant and the flag. Returns the board, the General, j9
+    and j10."""
+    board = SearchBoard(RULES)
+    board.add(index("a1"), RED, "flag", 1)
+    general = board.add(index("j8"), RED, "general", 2, moved=True)
+    below = board.add(index("j9"), BLUE, "sergeant", 10, hidden=HIDDEN_STILL)
+    corner = board.add(index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
+    board.add(index("i10"), BLUE, "bomb", 12, hidden=HIDDEN_STILL)
+    board.add(index("i9"), BLUE, "bomb", 14, hidden=HIDDEN_STILL)
+    board.add(index("a7"), BLUE, "captain", 13, moved=True)
+    board.to_move = RED
+    return board, general, below, corner
+
+
+# What we believe of each still piece: as often a bomb as the notebook says of such corners.
+STILL_DOUBT = {10: {"bomb": 0.55, "flag": 0.15, "sergeant": 0.3},
+               11: {"bomb": 0.55, "flag": 0.15, "sergeant": 0.3},
+               12: {"bomb": 1.0}, 13: {"captain": 1.0}, 14: {"bomb": 1.0}}
+
+
+def test_a_prudent_capture_step_does_not_find_the_flag_in_every_world_where_it_is() -> None:
+    """Led by the world, the capture step after our attack takes the flag in every world where
+    it stands beside the General (strategy fusion): the attack looks worth a won game. Led by
+    our beliefs, the still piece behind is more likely a bomb than the flag, and the attack is
+    worth the Sergeant it takes."""
+    board, general, _, _ = corner_position()
+    model = Perception(board, RED, WORTH, STILL_DOUBT, set())
+    attack, step_aside = (index("j8"), index("j9")), (index("j8"), index("i8"))
+    by_world = search_world(board, RED, [attack, step_aside], WORTH, True, None, SearchStats())
+    prudent = search_world(board, RED, [attack, step_aside], WORTH, True, None, SearchStats(),
+                           chooser=model)
+    assert by_world is not None and prudent is not None
+    assert by_world[0] > 400.0
+    assert prudent[0] == WORTH[RED][RULES.code["sergeant"]]
+    # Beside the still pieces after a step aside the capture step is as prudent: nothing taken.
+    assert prudent[1] == 0.0
+
+
+def test_a_prudent_capture_step_takes_what_it_is_sure_of() -> None:
+    board, general, below, corner = corner_position()
+    sure = {**STILL_DOUBT, 10: {"sergeant": 1.0}}
+    model = Perception(board, RED, WORTH, sure, set())
+    board.to_move = BLUE
+    # Blue to move: whatever it does, we take the Sergeant we are sure of (9 for us).
+    assert reply_value(board, RED, WORTH, SearchStats(), chooser=model) == -9.0
+    assert model.our_attack(board, general, corner) < 0.0

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping
 
-from firmware_bridge.bot.board import ATTACKER_WINS, DEFENDER_WINS, Rules
+from firmware_bridge.bot.board import ATTACKER_WINS, DEFENDER_WINS, Rules, SearchBoard
 
 # Material by rank (classic numbering: Marshal 10 ... Spy 1).
 RANK_VALUE = {10: 100.0, 9: 80.0, 8: 55.0, 7: 35.0, 6: 22.0, 5: 14.0, 4: 9.0, 3: 9.0, 2: 6.0, 1: 4.0}
@@ -122,6 +122,22 @@ def expected_gain(rules: Rules, attacker: str, belief: Mapping[str, float],
             gain = theirs[d] - own[a] * aversion
         total += p * gain
     return total
+
+
+def enclosed(board: SearchBoard, side: int) -> set[int]:
+    """Squares of the opponent's pieces (of `side`'s opponent) that no walker can step next to:
+    every neighbour holds a piece of theirs that never moved, a bomb for all we know. A flag
+    walled in by its bombs stands so; only a Miner's breach opens the way."""
+    cells, colors, moved = board.cells, board.color, board.moved
+    found = set()
+    for piece, square in enumerate(board.square):
+        if square < 0 or colors[piece] == side:
+            continue
+        around = board.neighbours[square]
+        if around and all(cells[n] >= 0 and colors[cells[n]] != side and not moved[cells[n]]
+                          for n in around):
+            found.add(square)
+    return found
 
 
 def intruder_value(steps: int, walks: float, sapper: float = 0.0) -> float:

@@ -22,8 +22,10 @@ from engine.stratego.squares import Square
 from engine.stratego.variants import Variant, get_variant
 from firmware_bridge.bot.board import SearchBoard
 from firmware_bridge.bot.evaluation import (
+    FLAG_PULL,
     Attraction,
     distances,
+    enclosed,
     expected_gain,
     intruder_value,
     kind_values,
@@ -52,6 +54,7 @@ class Level:
     watch: bool = False  # the opponent's replies include its steps next to our flag
     broad: bool = False  # while our highest kind is unseen, the next one unseen stays home too
     prudent: bool = False  # our capture step chooses by our beliefs, not by the world
+    breach: bool = False  # no pull toward a piece walled in by still pieces; Miners pulled to the wall
 
 
 LEVELS: dict[str, Level] = {
@@ -66,12 +69,15 @@ LEVELS: dict[str, Level] = {
     # Celsius1.1.
     # Prudent (our capture step chooses by our beliefs): round ten, better against Celsius1.1
     # and Vixen beyond the noise, as good against PeternLewis; at `strong` unmeasured.
+    # Breach (no pull toward a piece walled in by still pieces, Miners drawn to the wall):
+    # round ten, ends the games a random mover's walled flag drew, as good against the rest.
     "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3,
                     informed=False, reserve=True, sappers=True, still=True, watch=True, broad=True,
-                    prudent=True),
+                    prudent=True, breach=True),
     # Deep replies include every approach, the steps next to our flag among them (watch).
     "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1,
-                    reserve=True, sappers=True, still=True, watch=True, broad=True, prudent=True),
+                    reserve=True, sappers=True, still=True, watch=True, broad=True, prudent=True,
+                    breach=True),
 }
 
 UNCOVER_COST = 6.0  # stepping off a square next to our own flag, leaving the flag open
@@ -279,6 +285,20 @@ class ComputerPlayer:
                 side[name] = side.get(name, 0) + 1
         return kind_values(board.rules, {0: alive[0], 1: alive[1]})
 
+    def _walls(self, board: SearchBoard, enemy_squares: dict[int, int],
+               beliefs: dict[int, dict[str, float]], me: int) -> tuple[set[int], dict[int, float]]:
+        """With `Level.breach`: the enemy squares walled in by still pieces (no walker is drawn
+        to them: our officers would only crowd the squares a Miner needs), and for each enemy
+        square the chance that a walled neighbour is the flag (a Miner is drawn to breach it)."""
+        if not self.level.breach:
+            return set(), {}
+        shut = enclosed(board, me)
+        flag_at = {where: beliefs.get(piece_id, {}).get("flag", 0.0)
+                   for piece_id, where in enemy_squares.items() if where in shut}
+        breach = {where: max((flag_at.get(n, 0.0) for n in board.neighbours[where]), default=0.0)
+                  for where in enemy_squares.values()}
+        return shut, breach
+
     def _intruders(self, board: SearchBoard, enemy_squares: dict[int, int],
                    beliefs: dict[int, dict[str, float]], me: int) -> dict[int, float]:
         """Enemy pieces near our flag that may walk: what stopping each of them is worth."""
@@ -366,14 +386,18 @@ class ComputerPlayer:
         known_ids = {int(p["id"]) for p in view["pieces"]
                      if p["color"] == self.color.value and p.get("known")}
         defence = self._intruders(board, enemy_squares, beliefs, me)
+        shut, breach = self._walls(board, enemy_squares, beliefs, me)
+        diggers = {name for name, _ in self.variant.combat.defusers}
         targets: dict[str, list[tuple[int, float]]] = {}
         for name in {board.kind_name(board.cells[o]) for o, _ in moves}:
             found: list[tuple[int, float]] = []
             for piece_id, where in enemy_squares.items():
                 belief = beliefs.get(piece_id)
-                if belief is None:
+                if belief is None or where in shut:
                     continue
                 gain = expected_gain(rules, name, belief, values, me) + defence.get(piece_id, 0.0)
+                if name in diggers:
+                    gain += FLAG_PULL * breach.get(where, 0.0)
                 if gain > 0:
                     found.append((where, gain))
             targets[name] = found

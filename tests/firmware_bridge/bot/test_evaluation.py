@@ -3,6 +3,8 @@ victim, intruders near our flag, and the highest piece held back while unseen.""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine import Color, Square, get_variant
@@ -10,6 +12,7 @@ from firmware_bridge.bot.board import BLUE, RED, SearchBoard, rules_for
 from firmware_bridge.bot.evaluation import (
     SAPPER_REACH,
     distances,
+    enclosed,
     intruder_value,
     kind_values,
     loss_aversion,
@@ -219,3 +222,48 @@ def test_watching_the_flag_the_search_guards_the_square_an_intruder_would_step_t
 
     assert guard_minus_elsewhere(watch=False) == 0.0
     assert guard_minus_elsewhere(watch=True) > 100.0
+
+
+def walled_flag_board(b10_moved: bool = False) -> SearchBoard:
+    """Blue's flag in the corner a10 behind still pieces on a9 and b10; our Major on b8 and
+    our Miner on e7 (and our Marshal, shown, at home: nothing is held back in reserve)."""
+    board = SearchBoard(RULES)
+    board.add(index("e1"), RED, "flag", 1)
+    board.add(index("j1"), RED, "marshal", 4, moved=True)
+    board.add(index("b8"), RED, "major", 2, moved=True)
+    board.add(index("e7"), RED, "miner", 3, moved=True)
+    board.add(index("a10"), BLUE, "flag", 10, hidden=HIDDEN_STILL)
+    board.add(index("a9"), BLUE, "bomb", 11, hidden=HIDDEN_STILL)
+    board.add(index("b10"), BLUE, "bomb", 12, moved=b10_moved, hidden=HIDDEN_STILL)
+    board.add(index("j7"), BLUE, "sergeant", 13, moved=True, hidden=HIDDEN_MOVED)
+    return board
+
+
+def test_a_piece_walled_in_by_still_pieces_is_enclosed_until_one_of_them_moves() -> None:
+    assert enclosed(walled_flag_board(), RED) == {index("a10")}
+    assert enclosed(walled_flag_board(b10_moved=True), RED) == set()
+
+
+def breach_bonus(breach: bool, moves: list[tuple[str, str]]) -> list[float]:
+    board = walled_flag_board()
+    view = {"ply": 400, "to_move": "red", "pieces": [
+        {"id": board.ident[p], "color": "red" if board.color[p] == RED else "blue",
+         "square": Square(board.square[p] % CLASSIC.width, board.square[p] // CLASSIC.width).name,
+         "known": board.ident[p] == 4, "kind": board.kind_name(p) if board.color[p] == RED else None}
+        for p in range(len(board.kind))]}
+    beliefs = {10: {"flag": 0.9, "bomb": 0.1}, 11: {"flag": 0.05, "bomb": 0.95},
+               12: {"flag": 0.05, "bomb": 0.95}, 13: {"sergeant": 1.0}}
+    bot = ComputerPlayer("classic", Color.RED, "normal", seed=1)
+    bot.level = replace(bot.level, breach=breach)
+    return bot._root_bonus(board, view, [(index(o), index(t)) for o, t in moves], beliefs, RED)
+
+
+def test_a_walled_in_flag_draws_our_miner_to_its_wall_and_no_longer_holds_our_officers_beside_it() -> None:
+    """Our Major beside the wall cannot reach the flag it guards, and standing there it takes
+    a square a Miner needs: walled in, the flag no longer holds it. The Miner is drawn to the
+    still pieces round a likely flag, to breach them."""
+    leave, toward = ("b8", "c8"), ("e7", "d7")
+    before = breach_bonus(False, [leave, toward])
+    after = breach_bonus(True, [leave, toward])
+    assert before[0] < 0.0 and after[0] > before[0]  # leaving the wall cost pull; no more
+    assert after[1] > before[1] > 0.0  # the Miner walks to the wall more eagerly

@@ -148,6 +148,7 @@ class ComputerPlayer:
         self.notebook = Notebook(self.variant, self.color)
         self.memory = SeatMemory(self.variant, self.color.value)
         self.public_rules = PublicRepetition(self.variant, self.color)
+        self.diggers = frozenset(name for name, _ in self.variant.combat.defusers)  # the kinds that defuse bombs
         self._distances: list[list[int]] | None = None
         self._last_view: dict[str, Any] | None = None
         self.last_stats = SearchStats()
@@ -309,7 +310,7 @@ class ComputerPlayer:
         if flag < 0:
             return {}
         kinds = self.variant.kinds
-        defusers = {name for name, _ in self.variant.combat.defusers} if self.level.sappers else set()
+        defusers = self.diggers if self.level.sappers else frozenset()
         result = {}
         for piece_id, square in enemy_squares.items():
             steps = self._distances[flag][square]
@@ -387,7 +388,6 @@ class ComputerPlayer:
                      if p["color"] == self.color.value and p.get("known")}
         defence = self._intruders(board, enemy_squares, beliefs, me)
         shut, breach = self._walls(board, enemy_squares, beliefs, me)
-        diggers = {name for name, _ in self.variant.combat.defusers}
         targets: dict[str, list[tuple[int, float]]] = {}
         for name in {board.kind_name(board.cells[o]) for o, _ in moves}:
             found: list[tuple[int, float]] = []
@@ -396,7 +396,7 @@ class ComputerPlayer:
                 if belief is None or where in shut:
                     continue
                 gain = expected_gain(rules, name, belief, values, me) + defence.get(piece_id, 0.0)
-                if name in diggers:
+                if name in self.diggers:
                     gain += FLAG_PULL * breach.get(where, 0.0)
                 if gain > 0:
                     found.append((where, gain))

@@ -92,13 +92,19 @@ def attacks(board: SearchBoard, side: int) -> list[tuple[int, int]]:
 
 def best_capture(board: SearchBoard, side: int, values: Values) -> tuple[float, list[int]]:
     """The best battle gain open to `side`, and the enemy pieces it can take with profit."""
+    cells = board.cells
+    return world_capture(board, [(cells[o], cells[t]) for o, t in attacks(board, side)], values)
+
+
+def world_capture(board: SearchBoard, pairs: list[tuple[int, int]], values: Values) -> tuple[float, list[int]]:
+    """The best battle gain among `pairs` (attacker, defender pieces) as the world has them, and
+    the enemy pieces taken with profit (`prudent_capture` chooses by beliefs instead)."""
     best = 0.0
     victims: list[int] = []
-    cells = board.cells
-    for origin, target in attacks(board, side):
-        gain = battle_gain(board, cells[origin], cells[target], values)
+    for attacker, defender in pairs:
+        gain = battle_gain(board, attacker, defender, values)
         if gain > 0:
-            victims.append(cells[target])
+            victims.append(defender)
             best = max(best, gain)
     return best, victims
 
@@ -165,12 +171,7 @@ def capture_after(board: SearchBoard, side: int, before: list[tuple[int, int]], 
     pairs = counter_attacks(board, side, before, origin, target)
     if chooser is not None:
         return prudent_capture(board, pairs, values, chooser, shown)[0]
-    best = 0.0
-    for attacker, defender in pairs:
-        gain = battle_gain(board, attacker, defender, values)
-        if gain > best:
-            best = gain
-    return best
+    return world_capture(board, pairs, values)[0]
 
 
 def prudent_capture(board: SearchBoard, pairs: list[tuple[int, int]], values: Values,
@@ -318,17 +319,9 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
     opponent = 1 - me
     before = attacks(board, me)
     cells = board.cells
-    mine = 0.0
-    victims: list[int] = []
-    if chooser is not None:
-        mine, victims = prudent_capture(board, [(cells[o], cells[t]) for o, t in before], values,
-                                        chooser, shown)
-    else:
-        for origin, target in before:
-            gain = battle_gain(board, cells[origin], cells[target], values)
-            if gain > 0:
-                victims.append(cells[target])
-                mine = max(mine, gain)
+    pairs = [(cells[o], cells[t]) for o, t in before]
+    mine, victims = (prudent_capture(board, pairs, values, chooser, shown) if chooser is not None
+                     else world_capture(board, pairs, values))
     # A quiet move elsewhere leaves our best capture open (and, deep, the threats it has now).
     best = -leaf_value(board, me, mine, values) if deep else -mine
     if flag_threatened(board, me, flag, values):

@@ -140,6 +140,23 @@ def enclosed(board: SearchBoard, side: int) -> set[int]:
     return found
 
 
+def stopping_share(rules: Rules, name: str, theirs: Mapping[str, int]) -> float:
+    """The share of the enemy's walkers still alive that die attacking a piece of kind `name`:
+    how well it holds a square against whoever comes."""
+    code, battle = rules.code, rules.battle
+    if name not in code:
+        return 0.0
+    mine = code[name]
+    walkers = stopped = 0
+    for enemy, count in theirs.items():
+        if count <= 0 or enemy not in code or not rules.mobile[code[enemy]]:
+            continue
+        walkers += count
+        if battle[code[enemy]][mine] == DEFENDER_WINS:
+            stopped += count
+    return stopped / walkers if walkers else 0.0
+
+
 def intruder_value(steps: int, walks: float, sapper: float = 0.0) -> float:
     """What stopping an enemy piece `steps` from our flag is worth: `walks` is the chance it can
     move at all, `sapper` the chance it defuses bombs (a Miner, whom the bombs round our flag do

@@ -20,7 +20,7 @@ from engine.stratego.notebook import Notebook, human_setup
 from engine.stratego.pieces import Color
 from engine.stratego.squares import Square
 from engine.stratego.variants import Variant, get_variant
-from firmware_bridge.bot.board import SearchBoard
+from firmware_bridge.bot.board import DEFENDER_WINS, SearchBoard
 from firmware_bridge.bot.evaluation import (
     FLAG_PULL,
     Attraction,
@@ -29,6 +29,7 @@ from firmware_bridge.bot.evaluation import (
     expected_gain,
     intruder_value,
     kind_values,
+    stopping_share,
 )
 from firmware_bridge.bot.perception import Perception
 from firmware_bridge.bot.public_rules import PublicRepetition
@@ -55,6 +56,8 @@ class Level:
     broad: bool = False  # while our highest kind is unseen, the next one unseen stays home too
     prudent: bool = False  # our capture step chooses by our beliefs, not by the world
     breach: bool = False  # no pull toward a piece walled in by still pieces; Miners pulled to the wall
+    plug: bool = False  # an empty square beside our flag draws a piece of ours to stand on it
+    garrison: bool = False  # while the enemy has Miners, a piece that stops them stays near our flag
 
 
 LEVELS: dict[str, Level] = {
@@ -71,13 +74,15 @@ LEVELS: dict[str, Level] = {
     # and Vixen beyond the noise, as good against PeternLewis; at `strong` unmeasured.
     # Breach (no pull toward a piece walled in by still pieces, Miners drawn to the wall):
     # round ten, ends the games a random mover's walled flag drew, as good against the rest.
+    # Plug and garrison (holes beside our flag filled, a piece that stops Miners kept home):
+    # round eleven, our flag taken less often by PeternLewis, no worse against the rest.
     "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3,
                     informed=False, reserve=True, sappers=True, still=True, watch=True, broad=True,
-                    prudent=True, breach=True),
+                    prudent=True, breach=True, plug=True, garrison=True),
     # Deep replies include every approach, the steps next to our flag among them (watch).
     "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1,
                     reserve=True, sappers=True, still=True, watch=True, broad=True, prudent=True,
-                    breach=True),
+                    breach=True, plug=True, garrison=True),
 }
 
 UNCOVER_COST = 6.0  # stepping off a square next to our own flag, leaving the flag open
@@ -112,6 +117,21 @@ ASSASSIN_DREAD = 1.0
 # never move, and, once it is our last, a game lost for want of a legal move. A few more draws
 # find a setup without one.
 SETUP_TRIES = 20
+
+# An empty square beside our flag (a bomb there was dug, or its guard walked off) lets any walker
+# in: a piece of ours standing on it must be beaten first (`Level.plug`). Each such hole draws
+# our pieces as a target worth PLUG_VALUE, and stepping onto it earns PLUG_BONUS, both times the
+# share of the enemy's walkers the piece stops.
+PLUG_VALUE = 30.0
+PLUG_BONUS = 20.0
+# A Miner walks through the bombs round our flag, and a chaser one step behind never catches it:
+# while the enemy has a Miner alive, one piece of ours that a Miner's attack kills stays within
+# GARRISON_REACH steps of our flag (`Level.garrison`). With none there, each step home of the
+# nearest such piece earns GARRISON_STEP; the move that takes the last one away costs
+# GARRISON_COST.
+GARRISON_REACH = 3
+GARRISON_STEP = 3.0
+GARRISON_COST = 10.0
 
 
 def walled_in(variant: Variant, setup: dict[str, str]) -> list[str]:
@@ -322,6 +342,37 @@ class ComputerPlayer:
                 result[piece_id] = value
         return result
 
+    def _garrison(self, board: SearchBoard, flag: int, me: int,
+                  theirs: dict[str, int]) -> Callable[[int, int, int], float] | None:
+        """With `Level.garrison`: a root term that keeps one piece a Miner's attack kills near our
+        flag while the enemy has Miners, or None when no such term applies."""
+        assert self._distances is not None
+        rules = board.rules
+        miners = [rules.code[name] for name in self.diggers if theirs.get(name, 0) > 0]
+        if flag < 0 or not miners:
+            return None
+        near = self._distances[flag]
+
+        def guards(piece: int) -> bool:
+            kind = board.kind[piece]
+            return bool(rules.mobile[kind]) and all(
+                rules.battle[miner][kind] == DEFENDER_WINS for miner in miners)
+
+        ours = {p: near[sq] for p, sq in enumerate(board.square)
+                if sq >= 0 and board.color[p] == me and guards(p)}
+        posted = [p for p, steps in ours.items() if steps <= GARRISON_REACH]
+        # With nobody posted only the nearest guard walks home: the rest of the army plays on.
+        nearest = min(ours.values(), default=0)
+        called = {p for p, steps in ours.items() if steps == nearest} if not posted else set()
+
+        def term(piece: int, origin: int, target: int) -> float:
+            if piece in called:
+                return GARRISON_STEP * (near[origin] - near[target])
+            if posted == [piece] and near[target] > GARRISON_REACH:
+                return -GARRISON_COST
+            return 0.0
+        return term
+
     def _assassin_danger(self, board: SearchBoard, beliefs: dict[int, dict[str, float]],
                          known_ids: set[int], me: int) -> dict[int, Callable[[int, int], float]]:
         """Our known pieces an enemy assassin alive hunts: piece index -> the chance, at a
@@ -388,9 +439,19 @@ class ComputerPlayer:
                      if p["color"] == self.color.value and p.get("known")}
         defence = self._intruders(board, enemy_squares, beliefs, me)
         shut, breach = self._walls(board, enemy_squares, beliefs, me)
+        objective = rules.objective
+        flag = next((sq for p, sq in enumerate(board.square)
+                     if sq >= 0 and board.color[p] == me and objective[board.kind[p]]), -1)
+        cover = set(board.neighbours[flag]) if flag >= 0 else set()
+        holes = {n for n in cover if board.cells[n] < 0} if self.level.plug else set()
+        theirs = self.notebook.remaining()
+        stops: dict[str, float] = {}
         targets: dict[str, list[tuple[int, float]]] = {}
         for name in {board.kind_name(board.cells[o]) for o, _ in moves}:
             found: list[tuple[int, float]] = []
+            if holes:
+                stops[name] = stopping_share(rules, name, theirs)
+                found += [(hole, PLUG_VALUE * stops[name]) for hole in holes if stops[name] > 0]
             for piece_id, where in enemy_squares.items():
                 belief = beliefs.get(piece_id)
                 if belief is None or where in shut:
@@ -402,10 +463,6 @@ class ComputerPlayer:
                     found.append((where, gain))
             targets[name] = found
         attraction = Attraction(rules, self._distances, targets)
-        objective = rules.objective
-        flag = next((sq for p, sq in enumerate(board.square)
-                     if sq >= 0 and board.color[p] == me and objective[board.kind[p]]), -1)
-        cover = set(board.neighbours[flag]) if flag >= 0 else set()
         weight = PULL_WEIGHT * (1.0 + int(view.get("ply", 0)) / URGENCY_PLIES)
         danger = self._assassin_danger(board, beliefs, known_ids, me)
         top = self._top_unseen(board, known_ids, me) if self.level.reserve else -1
@@ -414,11 +471,14 @@ class ComputerPlayer:
             second = self._top_unseen(board, known_ids, me, below=top)
             if second >= 0 and values[me][second] >= BROAD_FLOOR:
                 reserved.add(second)
+        home = self._garrison(board, flag, me, theirs) if self.level.garrison else None
         result = []
         for origin, target in moves:
             piece = board.cells[origin]
             name = board.kind_name(piece)
             bonus = weight * (attraction.pull(name, target) - attraction.pull(name, origin))
+            if home is not None:
+                bonus += home(piece, origin, target)
             if piece in danger:
                 at_risk = danger[piece]
                 bonus -= ASSASSIN_DREAD * values[me][board.kind[piece]] * (
@@ -427,6 +487,8 @@ class ComputerPlayer:
                 bonus -= BACK_COST
             if origin in cover and target not in cover:
                 bonus -= UNCOVER_COST
+            if target in holes:
+                bonus += PLUG_BONUS * stops.get(name, 0.0)
             if self.level.still and not board.moved[piece]:
                 bonus -= STILL_COST
             if board.kind[piece] in reserved and board.cells[target] < 0:

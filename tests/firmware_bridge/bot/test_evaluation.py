@@ -4,6 +4,7 @@ victim, intruders near our flag, and the highest piece held back while unseen.""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -16,8 +17,12 @@ from firmware_bridge.bot.evaluation import (
     intruder_value,
     kind_values,
     loss_aversion,
+    stopping_share,
 )
 from firmware_bridge.bot.player import (
+    GARRISON_COST,
+    GARRISON_STEP,
+    PLUG_BONUS,
     RESERVE_COST,
     STILL_COST,
     TOP_REVEAL_SHARE,
@@ -148,8 +153,9 @@ def test_our_unseen_marshal_is_the_piece_we_hold_back_until_it_is_shown() -> Non
 def bonus_normal_minus_easy(pieces: list[tuple[int, str, str, str, bool, bool]],
                             moves: list[tuple[str, str]],
                             beliefs: dict[int, dict[str, float]]) -> list[float]:
-    """What `normal` adds to each root move's bonus over `easy` (the terms only `normal` has),
-    red to move; pieces: (id, colour, square, kind, moved, known to the other side)."""
+    """What `normal` adds to each root move's bonus over `easy` (the terms only `normal` has, the
+    garrison aside: its own tests are below), red to move; pieces: (id, colour, square, kind,
+    moved, known to the other side)."""
     view = {"ply": 40, "to_move": "red", "pieces": [
         {"id": ident, "color": color, "square": square, "known": known,
          "kind": kind if color == "red" or known else None}
@@ -159,8 +165,11 @@ def bonus_normal_minus_easy(pieces: list[tuple[int, str, str, str, bool, bool]],
         hidden = 0.0 if color == "red" or known else HIDDEN_MOVED if moved else HIDDEN_STILL
         board.add(index(square), RED if color == "red" else BLUE, kind, ident, moved, hidden)
     root = [(index(origin), index(target)) for origin, target in moves]
-    bonus = {level: ComputerPlayer("classic", Color.RED, level, seed=1)._root_bonus(
-        board, view, root, beliefs, RED) for level in ("easy", "normal")}
+    bonus = {}
+    for level in ("easy", "normal"):
+        bot = ComputerPlayer("classic", Color.RED, level, seed=1)
+        bot.level = replace(bot.level, garrison=False)
+        bonus[level] = bot._root_bonus(board, view, root, beliefs, RED)
     return [normal - easy for normal, easy in zip(bonus["normal"], bonus["easy"], strict=True)]
 
 
@@ -267,3 +276,87 @@ def test_a_walled_in_flag_draws_our_miner_to_its_wall_and_no_longer_holds_our_of
     after = breach_bonus(True, [leave, toward])
     assert before[0] < 0.0 and after[0] > before[0]  # leaving the wall cost pull; no more
     assert after[1] > before[1] > 0.0  # the Miner walks to the wall more eagerly
+
+
+def test_a_major_holds_a_square_against_most_walkers_a_scout_against_hardly_any() -> None:
+    army = dict(CLASSIC.army)
+    major, scout = stopping_share(RULES, "major", army), stopping_share(RULES, "scout", army)
+    assert major > 0.6 > 0.1 > scout > 0.0  # a Scout stops only the Spy
+    assert stopping_share(RULES, "major", {"bomb": 6, "flag": 1}) == 0.0  # no walker left
+
+
+Placed = tuple[int, int, str, str, bool]  # id, side, square, kind, moved
+
+
+def switch_bonus(switch: str, pieces: list[Placed], moves: list[tuple[str, str]],
+                 enemy_miners: bool = True) -> list[float]:
+    """What turning a `Level` switch on adds to each root move's bonus at `normal` (red to
+    move, ply 100; our Marshal, id 4, is the one piece the enemy has seen; enemy pieces moved
+    are believed to be Sergeants, still ones the flag)."""
+    board = SearchBoard(RULES)
+    for ident, color, square, kind, moved in pieces:
+        hidden = 0.0 if color == RED else HIDDEN_MOVED if moved else HIDDEN_STILL
+        board.add(index(square), color, kind, ident, moved, hidden)
+    view = {"ply": 100, "to_move": "red", "pieces": [
+        {"id": ident, "color": "red" if color == RED else "blue", "square": square,
+         "known": ident == 4, "kind": kind if color == RED else None}
+        for ident, color, square, kind, _ in pieces]}
+    beliefs = {ident: {"sergeant" if moved else "flag": 1.0}
+               for ident, color, _, _, moved in pieces if color == BLUE}
+    root = [(index(o), index(t)) for o, t in moves]
+    found = []
+    for on in (True, False):
+        bot = ComputerPlayer("classic", Color.RED, "normal", seed=1)
+        flags: dict[str, Any] = {switch: on}
+        bot.level = replace(bot.level, **flags)
+        if not enemy_miners:
+            bot.notebook._facts.dead["miner"] = CLASSIC.army["miner"]
+        found.append(bot._root_bonus(board, view, root, beliefs, RED))
+    return [a - b for a, b in zip(*found, strict=True)]
+
+
+ENEMY_FAR: list[Placed] = [(20, BLUE, "j9", "sergeant", True), (21, BLUE, "j10", "flag", False)]
+
+
+def test_an_open_square_beside_our_flag_draws_the_piece_that_holds_it_best() -> None:
+    """A dug bomb leaves our flag open to any walker: with `plug` the Major steps onto the hole,
+    and is worth more there than the Scout, which would stop only the Spy."""
+    ours: list[Placed] = [(1, RED, "c1", "flag", False), (2, RED, "b1", "bomb", False),
+                          (3, RED, "d1", "bomb", False), (4, RED, "j1", "marshal", True),
+                          (5, RED, "d2", "major", True), (6, RED, "b2", "scout", True)]
+    major_in, major_away, scout_in = switch_bonus(
+        "plug", ours + ENEMY_FAR, [("d2", "c2"), ("d2", "e2"), ("b2", "c2")])
+    assert major_in > 0.6 * PLUG_BONUS
+    assert major_away <= 0.0
+    assert major_in > scout_in >= 0.0
+
+
+def garrison_terms(ours: list[tuple[str, str]], moves: list[tuple[str, str]],
+                   enemy_miners: bool = True) -> list[float]:
+    """Our flag in the corner a1 behind bombs on a2 and b1, our Marshal far off and shown, and
+    `ours` (square, kind), all moved; an enemy Sergeant far off: what `garrison` adds."""
+    pieces: list[Placed] = [(1, RED, "a1", "flag", False), (2, RED, "a2", "bomb", False),
+                            (3, RED, "b1", "bomb", False), (4, RED, "j1", "marshal", True)]
+    pieces += [(5 + n, RED, square, kind, True) for n, (square, kind) in enumerate(ours)]
+    return switch_bonus("garrison", pieces + ENEMY_FAR, moves, enemy_miners)
+
+
+def test_with_nobody_home_the_nearest_piece_that_stops_miners_walks_back_to_our_flag() -> None:
+    home, away, scout_home, farther_home = garrison_terms(
+        [("e4", "captain"), ("e7", "scout"), ("h4", "major")],
+        [("e4", "d4"), ("e4", "f4"), ("e7", "d7"), ("h4", "g4")])
+    assert home == GARRISON_STEP and away == -GARRISON_STEP
+    assert scout_home == 0.0  # a Miner takes a Scout: it guards nothing
+    assert farther_home == 0.0  # one guard is called home; the rest of the army plays on
+
+
+def test_the_last_guard_near_our_flag_pays_to_leave_and_one_of_two_does_not() -> None:
+    alone, = garrison_terms([("b3", "captain")], [("b3", "b4")])
+    assert alone == -GARRISON_COST
+    one_of_two, = garrison_terms([("b3", "captain"), ("a3", "major")], [("b3", "b4")])
+    assert one_of_two == 0.0
+
+
+def test_once_the_enemy_miners_are_dead_nothing_holds_a_guard_home() -> None:
+    leave, = garrison_terms([("b3", "captain")], [("b3", "b4")], enemy_miners=False)
+    assert leave == 0.0

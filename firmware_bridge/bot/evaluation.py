@@ -9,13 +9,15 @@ Losing a piece in a battle against an unknown piece weighs more the more the pie
 leave the unknown to Scouts, Miners and Sergeants. The pull (`Attraction`) is the expected
 gain of attacking each enemy piece with each of our kinds under the notebook's beliefs, fading
 linearly with the walking distance, so quiet moves head for fights the bot expects to win and for pieces
-that may be the flag.
+that may be the flag. Our own flag is guarded by what stopping an intruder is worth
+(`intruder_value`), by how well a piece holds a square (`stopping_share`) and by a garrison
+against Miners (`garrison_term`).
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from firmware_bridge.bot.board import ATTACKER_WINS, DEFENDER_WINS, Rules, SearchBoard
 
@@ -39,6 +41,14 @@ DEFENCE_REACH = 4  # steps from our flag within which any walker is an intruder
 # more slowly with the distance (`Level.sappers`).
 SAPPER_DECAY = 0.75
 SAPPER_REACH = 10
+# A Miner walks through the bombs round our flag, and a chaser one step behind never catches it:
+# while the enemy has a Miner alive, one piece of ours that a Miner's attack kills stays within
+# GARRISON_REACH steps of our flag (`Level.garrison`). With none there, each step home of the
+# nearest such piece earns GARRISON_STEP; the move that takes the last one away costs
+# GARRISON_COST.
+GARRISON_REACH = 3
+GARRISON_STEP = 3.0
+GARRISON_COST = 10.0
 
 Values = tuple[list[float], list[float]]  # value of each kind code, for red and for blue
 
@@ -155,6 +165,34 @@ def stopping_share(rules: Rules, name: str, theirs: Mapping[str, int]) -> float:
         if battle[code[enemy]][mine] == DEFENDER_WINS:
             stopped += count
     return stopped / walkers if walkers else 0.0
+
+
+def garrison_term(board: SearchBoard, near: list[int], me: int,
+                  miners: list[int]) -> Callable[[int, int, int], float]:
+    """The root term (piece, origin, target) -> bonus that keeps one piece of ours that every
+    enemy Miner alive (kind codes `miners`) dies attacking within GARRISON_REACH steps of our
+    flag; `near` holds each square's walking distance from the flag."""
+    rules = board.rules
+
+    def guards(piece: int) -> bool:
+        kind = board.kind[piece]
+        return bool(rules.mobile[kind]) and all(
+            rules.battle[miner][kind] == DEFENDER_WINS for miner in miners)
+
+    ours = {piece: near[square] for piece, square in enumerate(board.square)
+            if square >= 0 and board.color[piece] == me and guards(piece)}
+    posted = [piece for piece, steps in ours.items() if steps <= GARRISON_REACH]
+    # With nobody posted only the nearest guard walks home: the rest of the army plays on.
+    nearest = min(ours.values(), default=0)
+    called = {piece for piece, steps in ours.items() if steps == nearest} if not posted else set()
+
+    def term(piece: int, origin: int, target: int) -> float:
+        if piece in called:
+            return GARRISON_STEP * (near[origin] - near[target])
+        if posted == [piece] and near[target] > GARRISON_REACH:
+            return -GARRISON_COST
+        return 0.0
+    return term
 
 
 def intruder_value(steps: int, walks: float, sapper: float = 0.0) -> float:

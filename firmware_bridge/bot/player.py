@@ -20,13 +20,14 @@ from engine.stratego.notebook import Notebook, human_setup
 from engine.stratego.pieces import Color
 from engine.stratego.squares import Square
 from engine.stratego.variants import Variant, get_variant
-from firmware_bridge.bot.board import DEFENDER_WINS, SearchBoard
+from firmware_bridge.bot.board import SearchBoard
 from firmware_bridge.bot.evaluation import (
     FLAG_PULL,
     Attraction,
     distances,
     enclosed,
     expected_gain,
+    garrison_term,
     intruder_value,
     kind_values,
     stopping_share,
@@ -125,14 +126,13 @@ SETUP_TRIES = 20
 # share of the enemy's walkers the piece stops.
 PLUG_VALUE = 30.0
 PLUG_BONUS = 20.0
-# A Miner walks through the bombs round our flag, and a chaser one step behind never catches it:
-# while the enemy has a Miner alive, one piece of ours that a Miner's attack kills stays within
-# GARRISON_REACH steps of our flag (`Level.garrison`). With none there, each step home of the
-# nearest such piece earns GARRISON_STEP; the move that takes the last one away costs
-# GARRISON_COST.
-GARRISON_REACH = 3
-GARRISON_STEP = 3.0
-GARRISON_COST = 10.0
+
+
+def our_flag(board: SearchBoard, me: int) -> int:
+    """The square of our flag (the piece whose capture loses the game), or -1 without one."""
+    objective = board.rules.objective
+    return next((square for piece, square in enumerate(board.square)
+                 if square >= 0 and board.color[piece] == me and objective[board.kind[piece]]), -1)
 
 
 def walled_in(variant: Variant, setup: dict[str, str]) -> list[str]:
@@ -325,9 +325,7 @@ class ComputerPlayer:
                    beliefs: dict[int, dict[str, float]], me: int) -> dict[int, float]:
         """Enemy pieces near our flag that may walk: what stopping each of them is worth."""
         assert self._distances is not None
-        objective = board.rules.objective
-        flag = next((s for p, s in enumerate(board.square)
-                     if s >= 0 and board.color[p] == me and objective[board.kind[p]]), -1)
+        flag = our_flag(board, me)
         if flag < 0:
             return {}
         kinds = self.variant.kinds
@@ -345,34 +343,13 @@ class ComputerPlayer:
 
     def _garrison(self, board: SearchBoard, flag: int, me: int,
                   theirs: dict[str, int]) -> Callable[[int, int, int], float] | None:
-        """With `Level.garrison`: a root term that keeps one piece a Miner's attack kills near our
-        flag while the enemy has Miners, or None when no such term applies."""
+        """With `Level.garrison`: the root term that keeps a guard near our flag while the enemy
+        has Miners (`evaluation.garrison_term`), or None when it does not apply."""
         assert self._distances is not None
-        rules = board.rules
-        miners = [rules.code[name] for name in self.diggers if theirs.get(name, 0) > 0]
+        miners = [board.rules.code[name] for name in self.diggers if theirs.get(name, 0) > 0]
         if flag < 0 or not miners:
             return None
-        near = self._distances[flag]
-
-        def guards(piece: int) -> bool:
-            kind = board.kind[piece]
-            return bool(rules.mobile[kind]) and all(
-                rules.battle[miner][kind] == DEFENDER_WINS for miner in miners)
-
-        ours = {p: near[sq] for p, sq in enumerate(board.square)
-                if sq >= 0 and board.color[p] == me and guards(p)}
-        posted = [p for p, steps in ours.items() if steps <= GARRISON_REACH]
-        # With nobody posted only the nearest guard walks home: the rest of the army plays on.
-        nearest = min(ours.values(), default=0)
-        called = {p for p, steps in ours.items() if steps == nearest} if not posted else set()
-
-        def term(piece: int, origin: int, target: int) -> float:
-            if piece in called:
-                return GARRISON_STEP * (near[origin] - near[target])
-            if posted == [piece] and near[target] > GARRISON_REACH:
-                return -GARRISON_COST
-            return 0.0
-        return term
+        return garrison_term(board, self._distances[flag], me, miners)
 
     def _assassin_danger(self, board: SearchBoard, beliefs: dict[int, dict[str, float]],
                          known_ids: set[int], me: int) -> dict[int, Callable[[int, int], float]]:
@@ -440,9 +417,7 @@ class ComputerPlayer:
                      if p["color"] == self.color.value and p.get("known")}
         defence = self._intruders(board, enemy_squares, beliefs, me)
         shut, breach = self._walls(board, enemy_squares, beliefs, me)
-        objective = rules.objective
-        flag = next((sq for p, sq in enumerate(board.square)
-                     if sq >= 0 and board.color[p] == me and objective[board.kind[p]]), -1)
+        flag = our_flag(board, me)
         cover = set(board.neighbours[flag]) if flag >= 0 else set()
         holes = {n for n in cover if board.cells[n] < 0} if self.level.plug else set()
         theirs = self.notebook.remaining()

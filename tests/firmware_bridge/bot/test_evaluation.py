@@ -11,6 +11,8 @@ import pytest
 from engine import Color, Square, get_variant
 from firmware_bridge.bot.board import BLUE, RED, SearchBoard, rules_for
 from firmware_bridge.bot.evaluation import (
+    GARRISON_COST,
+    GARRISON_STEP,
     SAPPER_REACH,
     distances,
     enclosed,
@@ -20,8 +22,6 @@ from firmware_bridge.bot.evaluation import (
     stopping_share,
 )
 from firmware_bridge.bot.player import (
-    GARRISON_COST,
-    GARRISON_STEP,
     PLUG_BONUS,
     RESERVE_COST,
     STILL_COST,

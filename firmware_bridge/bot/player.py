@@ -76,7 +76,7 @@ LEVELS: dict[str, Level] = {
     # Breach (no pull toward a piece walled in by still pieces, Miners drawn to the wall):
     # round ten, ends the games a random mover's walled flag drew, as good against the rest.
     # Plug and garrison (holes beside our flag filled, a piece that stops Miners kept home):
-    # round eleven, 255-4-71 against 248-2-80 over 330 games, within the noise, no worse
+    # round eleven, 290-6-74 against 281-2-87 over 370 games, within the noise, no worse
     # against any opponent; kept because a hole beside the flag lets any walker in.
     "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3,
                     informed=False, reserve=True, sappers=True, still=True, watch=True, broad=True,

@@ -34,7 +34,7 @@ from firmware_bridge.bot.evaluation import (
 )
 from firmware_bridge.bot.perception import Perception
 from firmware_bridge.bot.public_rules import PublicRepetition
-from firmware_bridge.bot.search import SearchStats, search_world
+from firmware_bridge.bot.search import SearchStats, flag_square, search_world
 from firmware_bridge.bot.seat import COLOR_CODE, SeatMemory
 
 
@@ -126,13 +126,6 @@ SETUP_TRIES = 20
 # share of the enemy's walkers the piece stops.
 PLUG_VALUE = 30.0
 PLUG_BONUS = 20.0
-
-
-def our_flag(board: SearchBoard, me: int) -> int:
-    """The square of our flag (the piece whose capture loses the game), or -1 without one."""
-    objective = board.rules.objective
-    return next((square for piece, square in enumerate(board.square)
-                 if square >= 0 and board.color[piece] == me and objective[board.kind[piece]]), -1)
 
 
 def walled_in(variant: Variant, setup: dict[str, str]) -> list[str]:
@@ -321,11 +314,11 @@ class ComputerPlayer:
                   for where in enemy_squares.values()}
         return shut, breach
 
-    def _intruders(self, board: SearchBoard, enemy_squares: dict[int, int],
-                   beliefs: dict[int, dict[str, float]], me: int) -> dict[int, float]:
-        """Enemy pieces near our flag that may walk: what stopping each of them is worth."""
+    def _intruders(self, board: SearchBoard, flag: int, enemy_squares: dict[int, int],
+                   beliefs: dict[int, dict[str, float]]) -> dict[int, float]:
+        """Enemy pieces near our flag (on square `flag`) that may walk: what stopping each of
+        them is worth."""
         assert self._distances is not None
-        flag = our_flag(board, me)
         if flag < 0:
             return {}
         kinds = self.variant.kinds
@@ -415,9 +408,9 @@ class ComputerPlayer:
                 enemy_squares[int(piece["id"])] = parsed.rank * width + parsed.file
         known_ids = {int(p["id"]) for p in view["pieces"]
                      if p["color"] == self.color.value and p.get("known")}
-        defence = self._intruders(board, enemy_squares, beliefs, me)
+        flag = flag_square(board, me)
+        defence = self._intruders(board, flag, enemy_squares, beliefs)
         shut, breach = self._walls(board, enemy_squares, beliefs, me)
-        flag = our_flag(board, me)
         cover = set(board.neighbours[flag]) if flag >= 0 else set()
         holes = {n for n in cover if board.cells[n] < 0} if self.level.plug else set()
         theirs = self.notebook.remaining()

@@ -130,7 +130,7 @@ def test_an_enemy_miner_far_from_our_flag_is_an_intruder_only_for_a_level_with_s
     for level, expected in (("easy", False), ("normal", True)):
         bot = ComputerPlayer("classic", Color.RED, level, seed=1)
         bot._distances = distances(RULES)
-        intruders = bot._intruders(board, {10: index("f4")}, beliefs, RED)
+        intruders = bot._intruders(board, index("a1"), {10: index("f4")}, beliefs)
         assert (10 in intruders) is expected, level
 
 

@@ -1,8 +1,12 @@
 """Where the demo's windows go on the computer's screen: all of them visible, none over another.
 
-A laptop of 1366x768 is the smallest screen planned for; a larger one gets larger windows in the
-same places. Sizes and positions are of each window's inside; `TITLE_BAR` is left above each for
-the window manager's title bar, `TASK_BAR` under the screen for a panel or dock.
+On a laptop of 1366x768 or wider the windows lie side by side; a larger screen gets larger windows
+in the same places. A smaller screen (the 1024x600 or 800x480 touch screen of a Raspberry Pi)
+cannot show them side by side at a size the app is laid out for, so there they overlap like a
+fanned hand of cards: each keeps its size on the laptop, and their left edges spread over the
+screen so every title bar shows. Sizes and positions are of each window's inside; `TITLE_BAR` is
+left above each for the window manager's title bar, `TASK_BAR` under the screen for a panel or
+dock.
 """
 
 from __future__ import annotations
@@ -71,8 +75,11 @@ def _x11_screen_size() -> tuple[int, int] | None:
 
 
 def _columns(screen: tuple[int, int], shares: tuple[float, ...]) -> list[tuple[int, int]]:
-    """(x, width) of columns taking these shares of the screen's width."""
-    width = max(screen[0], SMALLEST_SCREEN[0])
+    """(x, width) of columns taking these shares of the screen's width; on a screen narrower than
+    the smallest laptop, columns of the laptop's widths fanned out over the screen."""
+    width = screen[0]
+    if width < SMALLEST_SCREEN[0]:
+        return _fanned(width, [min(width, int(SMALLEST_SCREEN[0] * share)) for share in shares])
     edges = [0]
     for share in shares:
         edges.append(edges[-1] + int(width * share))
@@ -80,9 +87,16 @@ def _columns(screen: tuple[int, int], shares: tuple[float, ...]) -> list[tuple[i
     return [(edges[i], edges[i + 1] - edges[i]) for i in range(len(shares))]
 
 
+def _fanned(screen_width: int, widths: list[int]) -> list[tuple[int, int]]:
+    """(x, width) of overlapping columns whose left edges are spread evenly, the last one ending at
+    the screen's right edge."""
+    step = (screen_width - widths[-1]) / max(1, len(widths) - 1)
+    return [(min(int(index * step), screen_width - column), column) for index, column in enumerate(widths)]
+
+
 def _stack(x: int, width: int, screen: tuple[int, int], count: int) -> list[Place]:
     """`count` windows one above the other filling a column's height."""
-    room = max(screen[1], SMALLEST_SCREEN[1]) - TASK_BAR
+    room = screen[1] - TASK_BAR
     each = room // count
     return [Place(x, index * each + TITLE_BAR, width, each - TITLE_BAR) for index in range(count)]
 
@@ -101,7 +115,7 @@ def stratego_places(screen: tuple[int, int], seats: list[str]) -> dict[str, Plac
 def triumph_places(screen: tuple[int, int]) -> dict[str, Place]:
     """The pairing codes above the referee display on the left, the two tablets beside them."""
     left, red, blue = _columns(screen, (0.25, 0.375, 0.375))
-    room = max(screen[1], SMALLEST_SCREEN[1]) - TASK_BAR
+    room = screen[1] - TASK_BAR
     codes = Place(left[0], TITLE_BAR, left[1], 200)
     display = Place(left[0], codes.y + codes.height + TITLE_BAR, left[1],
                     room - codes.height - 2 * TITLE_BAR)

@@ -129,10 +129,11 @@ class SetupScreen(BoardScreen):
         actions.add_widget(self.submit_button)
         self.status = WrapLabel(font_size=sp(15))
         self.key_label = WrapLabel(font_size=sp(13), color=(0.75, 0.77, 0.8, 1))
-        # The tray stays in view under the title, Random and the send button at the bottom; the
-        # rest scrolls between them when the screen is short.
+        # Random and the send button stay at the bottom; the tray opens what scrolls between them
+        # and the title when the screen is short (a demo window on a small screen has no room to
+        # hold the tray still as well).
         self.finish_side(self.title, self.tray, self.problems, self.markers, saves,
-                         self.status, self.key_label, row, actions, top=2, bottom=2)
+                         self.status, self.key_label, row, actions, top=1, bottom=2)
 
         self.side.bind(width=lambda *_: self._fit_tray())
 

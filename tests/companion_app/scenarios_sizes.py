@@ -18,11 +18,13 @@ from tests.companion_app.layout_checks import box, layout_problems, shown_texts,
 from tests.companion_app.scenarios import _play_until_battle, _start_game, _tablets, _until
 
 # 7-inch, 10-inch, 10-inch upright, a large iPad, and the demo's own windows.
-LAPTOP = (1366, 768)  # the demo's windows on the smallest screen it plans for (demo/placement.py)
+LAPTOP = (1366, 768)  # the demo's windows side by side on the smallest screen that holds them
+PI_SCREEN = (1024, 600)  # ... and fanned out on a Raspberry Pi's touch screen (demo/placement.py)
 SIZES = {"1024x600": (1024, 600), "1280x800": (1280, 800), "800x1280": (800, 1280),
          "2048x1536": (2048, 1536),
          "demo": astuple(stratego_places(LAPTOP, ["red", "blue"])["red"])[2:],  # two tablets stacked
-         "demo-upright": astuple(stratego_places(LAPTOP, ["red"])["red"])[2:]}  # one, and the display
+         "demo-upright": astuple(stratego_places(LAPTOP, ["red"])["red"])[2:],  # one, and the display
+         "demo-small": astuple(stratego_places(PI_SCREEN, ["red", "blue"])["red"])[2:]}  # fanned out
 SHOTS = ("1024x600", "800x1280")  # the sizes docs/app.md shows
 
 

@@ -1,4 +1,6 @@
-"""The demo's windows fit a laptop: on 1366x768 and 1920x1080 every window is on the screen, none covers another."""
+"""The demo's windows fit the screen: on a laptop of 1366x768 or 1920x1080 every window is on the
+screen and none covers another; on a Raspberry Pi's touch screen (1024x600, 800x480) they overlap
+but stay on the screen, each with part of its title bar in sight to click."""
 
 from __future__ import annotations
 
@@ -6,9 +8,17 @@ from itertools import combinations
 
 import pytest
 
-from companion_app.demo.placement import Place, screen_size, stratego_places, triumph_places
+from companion_app.demo.placement import (
+    TITLE_BAR,
+    Place,
+    screen_size,
+    stratego_places,
+    triumph_places,
+)
 
 SCREENS = [(1366, 768), (1920, 1080)]
+SMALL_SCREENS = [(1024, 600), (800, 480)]
+SEATINGS = [["red", "blue"], ["red"], ["blue"]]  # two people; the computer plays one
 
 
 def assert_laid_side_by_side(places: dict[str, Place], screen: tuple[int, int]) -> None:
@@ -20,7 +30,7 @@ def assert_laid_side_by_side(places: dict[str, Place], screen: tuple[int, int]) 
 
 
 @pytest.mark.parametrize("screen", SCREENS)
-@pytest.mark.parametrize("seats", [["red", "blue"], ["red"], ["blue"]])  # two people; the computer plays one
+@pytest.mark.parametrize("seats", SEATINGS)
 def test_the_board_the_tablets_and_the_display_lie_side_by_side(screen, seats):
     places = stratego_places(screen, seats)
     assert set(places) == {"board", "display", *seats}
@@ -32,6 +42,30 @@ def test_napoleons_triumph_codes_display_and_tablets_lie_side_by_side(screen):
     places = triumph_places(screen)
     assert set(places) == {"codes", "display", "red", "blue"}
     assert_laid_side_by_side(places, screen)
+
+
+def assert_fanned_on(places: dict[str, Place], screen: tuple[int, int]) -> None:
+    for name, place in places.items():
+        assert place.inside(screen), (name, place)
+        assert place.width >= 300 and place.height >= 160, (name, place)
+        # Fanned like cards, each window may lie under those to its right: the left end of its
+        # title bar must still show.
+        title_bar = set(range(place.x, place.x + place.width))
+        for other in places.values():
+            if other.x > place.x and other.y - TITLE_BAR <= place.y - TITLE_BAR < other.y + other.height:
+                title_bar -= set(range(other.x, other.x + other.width))
+        assert len(title_bar) >= 100, (name, place, "title bar hidden by the windows to its right")
+
+
+@pytest.mark.parametrize("screen", SMALL_SCREENS)
+@pytest.mark.parametrize("seats", SEATINGS)
+def test_on_a_small_screen_the_windows_fan_out_and_stay_on_it(screen, seats):
+    assert_fanned_on(stratego_places(screen, seats), screen)
+
+
+@pytest.mark.parametrize("screen", SMALL_SCREENS)
+def test_on_a_small_screen_napoleons_triumph_windows_fan_out_and_stay_on_it(screen):
+    assert_fanned_on(triumph_places(screen), screen)
 
 
 def test_overlapping_windows_are_seen():

@@ -1,10 +1,10 @@
 """Where the demo's windows go on the computer's screen: all of them visible, none over another.
 
 On a laptop of 1366x768 or wider the windows lie side by side; a larger screen gets larger windows
-in the same places. A smaller screen (the 1024x600 or 800x480 touch screen of a Raspberry Pi)
-cannot show them side by side at a size the app is laid out for, so there they overlap like a
-fanned hand of cards: each keeps its size on the laptop, and their left edges spread over the
-screen so every title bar shows. Sizes and positions are of each window's inside; `TITLE_BAR` is
+in the same places. A narrower screen (the 1024x600 or 800x480 touch screen of a Raspberry Pi)
+puts them side by side in equal columns while each is at least `NARROWEST` wide; where that is
+too narrow, they overlap like a fanned hand of cards: each keeps its size on the laptop, and their
+left edges spread over the screen so every title bar shows. Sizes and positions are of each window's inside; `TITLE_BAR` is
 left above each for the window manager's title bar, `TASK_BAR` under the screen for a panel or
 dock.
 """
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 SMALLEST_SCREEN = (1366, 768)
 TITLE_BAR = 32
 TASK_BAR = 48
+NARROWEST = 340  # the narrowest window the app is laid out for (a demo tablet is 355 on the laptop)
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,8 @@ def _columns(screen: tuple[int, int], shares: tuple[float, ...]) -> list[tuple[i
     the smallest laptop, columns of the laptop's widths fanned out over the screen."""
     width = screen[0]
     if width < SMALLEST_SCREEN[0]:
+        if width // len(shares) >= NARROWEST:  # still room side by side, in equal columns
+            return [(index * (width // len(shares)), width // len(shares)) for index in range(len(shares))]
         return _fanned(width, [min(width, int(SMALLEST_SCREEN[0] * share)) for share in shares])
     edges = [0]
     for share in shares:

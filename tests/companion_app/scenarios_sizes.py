@@ -19,12 +19,12 @@ from tests.companion_app.scenarios import _play_until_battle, _start_game, _tabl
 
 # 7-inch, 10-inch, 10-inch upright, a large iPad, and the demo's own windows.
 LAPTOP = (1366, 768)  # the demo's windows side by side on the smallest screen that holds them
-PI_SCREEN = (1024, 600)  # ... and fanned out on a Raspberry Pi's touch screen (demo/placement.py)
+PI_SCREEN = (1024, 600)  # ... and squeezed on a Raspberry Pi's touch screen (demo/placement.py)
 SIZES = {"1024x600": (1024, 600), "1280x800": (1280, 800), "800x1280": (800, 1280),
          "2048x1536": (2048, 1536),
          "demo": astuple(stratego_places(LAPTOP, ["red", "blue"])["red"])[2:],  # two tablets stacked
          "demo-upright": astuple(stratego_places(LAPTOP, ["red"])["red"])[2:],  # one, and the display
-         "demo-small": astuple(stratego_places(PI_SCREEN, ["red", "blue"])["red"])[2:]}  # fanned out
+         "demo-small": astuple(stratego_places(PI_SCREEN, ["red"])["red"])[2:]}  # the narrowest
 SHOTS = ("1024x600", "800x1280")  # the sizes docs/app.md shows
 
 

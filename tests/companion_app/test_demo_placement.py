@@ -68,6 +68,13 @@ def test_on_a_small_screen_napoleons_triumph_windows_fan_out_and_stay_on_it(scre
     assert_fanned_on(triumph_places(screen), screen)
 
 
+def test_three_columns_still_lie_side_by_side_on_a_raspberry_pi_screen():
+    """One tablet and the display beside the board (the computer plays the other seat), or
+    Napoleon's Triumph's three columns: on 1024x600 each is 341 wide and none covers another."""
+    for places in (stratego_places((1024, 600), ["red"]), triumph_places((1024, 600))):
+        assert_laid_side_by_side(places, (1024, 600))
+
+
 def test_overlapping_windows_are_seen():
     assert Place(0, 32, 500, 300).overlaps(Place(400, 100, 300, 300))
     assert not Place(0, 32, 500, 300).overlaps(Place(500, 32, 300, 300))

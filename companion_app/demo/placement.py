@@ -1,14 +1,13 @@
-"""Where the demo's windows go on the computer's screen: all of them visible, none over another.
+"""Where the demo's windows go on the computer's screen: all of them on it, side by side where they fit.
 
 On a laptop of 1366x768 or wider the windows lie side by side; a larger screen gets larger windows
 in the same places. A narrower screen (the 1024x600 or 800x480 touch screen of a Raspberry Pi)
 puts them side by side in equal columns while each is at least `NARROWEST` wide; where that is
-too narrow, they overlap like a fanned hand of cards: each keeps its size on the laptop, and their
-left edges spread over the screen so every title bar shows. Sizes and positions are of each window's inside; `TITLE_BAR` is
-left above each for the window manager's title bar, `TASK_BAR` under the screen for a panel or
-dock.
+too narrow, they overlap like a fanned hand of cards: each keeps its size on the laptop, and
+their left edges spread over the screen so every title bar shows. Sizes and positions are of
+each window's inside; `TITLE_BAR` is left above each for the window manager's title bar,
+`TASK_BAR` under the screen for a panel or dock.
 """
-
 from __future__ import annotations
 
 import ctypes
@@ -77,7 +76,8 @@ def _x11_screen_size() -> tuple[int, int] | None:
 
 def _columns(screen: tuple[int, int], shares: tuple[float, ...]) -> list[tuple[int, int]]:
     """(x, width) of columns taking these shares of the screen's width; on a screen narrower than
-    the smallest laptop, columns of the laptop's widths fanned out over the screen."""
+    the smallest laptop, equal columns if each is NARROWEST wide or more, else columns of the
+    laptop's widths fanned out over the screen."""
     width = screen[0]
     if width < SMALLEST_SCREEN[0]:
         if width // len(shares) >= NARROWEST:  # still room side by side, in equal columns

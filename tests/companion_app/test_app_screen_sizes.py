@@ -2,10 +2,11 @@
 word on it is in the tablet's language.
 
 The real app against the in-process referee, at 1024x600, 1280x800, 800x1280, 2048x1536 and the
-demo's windows (side by side on a laptop, fanned on a Raspberry Pi's 1024x600 screen): no text overflows its box or spills out of its layout into another, no two texts
-overlap, no button is under 40 px or off the screen, and the heading over the game's messages
-stays where it is whatever the messages say (a battle, the notebook, an offer). In German and
-Bulgarian no English sentence shows (a refusal, a button, the top bar).
+demo's windows (on a laptop, and the narrowest, 341x520, on a Raspberry Pi's 1024x600 screen): no
+text overflows its box or spills out of its layout into another, no two texts overlap, no button
+is under 40 px or off the screen, and the heading over the game's messages stays where it is
+whatever the messages say (a battle, the notebook, an offer). In German and Bulgarian no English
+sentence shows (a refusal, a button, the top bar).
 """
 
 from __future__ import annotations

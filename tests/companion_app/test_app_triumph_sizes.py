@@ -1,8 +1,7 @@
 """Every Napoleon's Triumph screen fits every tablet: no text overflows its box or spills out
 of its layout, no two texts overlap, no button is under 40 px or off the screen (layout_checks),
-at 1024x600, 1280x800, 800x1280, 2048x1536 and the demo's windows (on a laptop and fanned on a
-Raspberry Pi's 1024x600 screen), in English, German and
-Bulgarian. Screenshots at 1024x600 and 800x1280 go to docs/screenshots for docs/app.md (`make screenshots`)."""
+at 1024x600, 1280x800, 800x1280, 2048x1536 and the demo's windows (on a laptop, and the narrowest
+on a Raspberry Pi's 1024x600 screen), in English, German and Bulgarian. Screenshots at 1024x600 and 800x1280 go to docs/screenshots for docs/app.md (`make screenshots`)."""
 
 from __future__ import annotations
 

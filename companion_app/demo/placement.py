@@ -8,6 +8,7 @@ their left edges spread over the screen so every title bar shows. Sizes and posi
 each window's inside; `TITLE_BAR` is left above each for the window manager's title bar,
 `TASK_BAR` under the screen for a panel or dock.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -80,8 +81,9 @@ def _columns(screen: tuple[int, int], shares: tuple[float, ...]) -> list[tuple[i
     laptop's widths fanned out over the screen."""
     width = screen[0]
     if width < SMALLEST_SCREEN[0]:
-        if width // len(shares) >= NARROWEST:  # still room side by side, in equal columns
-            return [(index * (width // len(shares)), width // len(shares)) for index in range(len(shares))]
+        equal = width // len(shares)
+        if equal >= NARROWEST:  # still room side by side, in equal columns
+            return [(index * equal, equal) for index in range(len(shares))]
         return _fanned(width, [min(width, int(SMALLEST_SCREEN[0] * share)) for share in shares])
     edges = [0]
     for share in shares:

@@ -6,7 +6,6 @@ comes from that exchange, never from ``info``; the number it shows equals the co
 
 from __future__ import annotations
 
-import json
 import time
 
 from companion_app.i18n.catalog import Translator
@@ -121,14 +120,6 @@ def test_an_unpaired_display_says_it_waits_to_be_paired_whatever_the_broker_carr
             referee.stop()
 
 
-def stored_key(path) -> str | None:
-    """The referee key a display keeps in its file, or None while there is none (or it is half written)."""
-    try:
-        return json.loads(path.read_text()).get("sign_key")
-    except (OSError, ValueError):
-        return None
-
-
 def test_a_display_of_a_replaced_referee_forgets_its_key_and_shows_the_pairing_screen(embedded, tmp_path,
                                                                                      monkeypatch):
     """The referee is replaced (a new journal: a new signing key): the display's poll forgets the
@@ -167,8 +158,9 @@ def test_a_display_of_a_replaced_referee_forgets_its_key_and_shows_the_pairing_s
         assert wait_until(lambda: poll("referee_fingerprint"))
         assert state.phase != "pairing" and state.referee_fingerprint == old.signer.fingerprint
         # The key file is written as the grant is handled, which may finish after the poll
-        # above has already seen the referee's info: wait for the file, not for a time.
-        assert wait_until(lambda: stored_key(stored) == old.signer.verify_key)
+        # above has already seen the referee's info: wait for the file, not for a time (read as
+        # the display reads it when it starts again; a half-written file reads as no key).
+        assert wait_until(lambda: link._stored_key() == old.signer.verify_key)
         old.stop()
         delivered.clear()
         new = Referee(RefereeSettings("b1", tmp_path / "new.db", embedded.url))
@@ -188,7 +180,7 @@ def test_a_display_of_a_replaced_referee_forgets_its_key_and_shows_the_pairing_s
         # Granted: off the pairing screen ("game", or "setup" once the new game's public state came).
         assert state.phase != "pairing" and state.referee_fingerprint == new.signer.fingerprint
         assert not state.referee_new
-        assert wait_until(lambda: stored_key(stored) == new.signer.verify_key)
+        assert wait_until(lambda: link._stored_key() == new.signer.verify_key)
         assert link.client.wait(lambda c: c.state is not None and c.state["game"] == new.session.game_id)
     finally:
         link.close()

@@ -21,6 +21,12 @@ APPROACH = 2.5  # stepped next to a piece of mine the opponent knows: likely abl
 # approaches what it can take soon gets believed; a bluffer soon does not.
 APPROACH_RANGE = (1.2, 10.0)
 FLEE = 2.0  # stepped away from a known piece of mine: likely unable to beat it
+# Stepping next to a piece of mine the opponent does not know (a probe) says what this opponent
+# probes with: every piece shown after probing, and every attacker on an unknown piece of mine,
+# counts its kind in `Facts.probers`; a prober not yet shown is then weighed by how much more
+# often its kind probed than its share of the army (`Facts.probe_factor`), PROBE_PSEUDO probes
+# in army shares making the start (no lesson before anything is shown).
+PROBE_PSEUDO = 6.0
 EVIDENCE_LIMIT = 1e3  # no soft evidence ever outweighs the prior by more than this
 
 
@@ -43,6 +49,7 @@ class EnemyPiece:
     idle: int = 0  # enemy turns it stood unmoved beside an empty square: it could have moved
     evidence: dict[str, float] = field(default_factory=dict)  # kind -> soft factor
     approached: list[str] = field(default_factory=list)  # kinds of mine it stepped up to, unjudged
+    probed: bool = False  # stepped next to a piece of mine the opponent does not know
 
 
 @dataclass
@@ -68,12 +75,21 @@ class Facts:
     over: bool = False
     honest: int = 0  # approachers shown that could beat the piece of mine they stepped up to
     bluffs: int = 0  # ... that could not
+    probers: Counter[str] = field(default_factory=Counter)  # kinds shown after probing ours
 
     def approach_factor(self) -> float:
         """How much stepping up to a known piece of mine says about strength, for this opponent."""
         low, high = APPROACH_RANGE
         learned = APPROACH * math.sqrt((self.honest + 1) / (self.bluffs + 1))
         return min(high, max(low, learned))
+
+    def probe_factor(self, kind: str, share: float) -> float:
+        """How much likelier a piece that probed ours is of `kind` (its army share among the
+        movers `share`), from the kinds this opponent has probed with so far."""
+        total = sum(self.probers.values())
+        if share <= 0.0:
+            return 1.0
+        return (self.probers.get(kind, 0) + PROBE_PSEUDO * share) / ((total + PROBE_PSEUDO) * share)
 
     def copy(self) -> Facts:
         """A copy sharing nothing mutable (deepcopy costs ~10x more)."""
@@ -88,6 +104,7 @@ class Facts:
             over=self.over,
             honest=self.honest,
             bluffs=self.bluffs,
+            probers=Counter(self.probers),
         )
 
 
@@ -159,14 +176,18 @@ class FactReader:
                     break
 
     def _weigh_behaviour(self, facts: Facts, piece: EnemyPiece, move: Move) -> None:
-        """Approaching a piece of mine it knows suggests strength; backing away, weakness."""
+        """Approaching a piece of mine it knows suggests strength; backing away, weakness;
+        stepping up to one it does not know marks it a prober (`Facts.probe_factor`)."""
         for mine in facts.mine.values():
-            if mine.square is None or not (mine.known or mine.betrayed):
+            if mine.square is None:
                 continue
             where = Square.parse(mine.square)
             before, after = move.origin.distance(where), move.target.distance(where)
             if after == 0:
                 continue  # an attack: the battle tells the truth
+            if not (mine.known or mine.betrayed):
+                piece.probed = piece.probed or (after == 1 and before > 1)
+                continue
             if after == 1 and before > 1:
                 factor = facts.approach_factor()
                 self._evidence(piece, mine.kind, beats=factor, loses=1 / factor)
@@ -193,10 +214,12 @@ class FactReader:
         piece = facts.enemies.get(enemy_id)
         if piece is None:
             return
+        mine = facts.mine.get(my_id)
+        if not mine_attacks and mine is not None and not (mine.known or mine.betrayed):
+            piece.probed = True  # it attacked a piece of mine it could not know: a probe
         if enemy_kind in self.kinds:
             self._know(facts, piece, str(enemy_kind))
             return
-        mine = facts.mine.get(my_id)
         my_kind = event.get("attacker" if mine_attacks else "defender") or (mine.kind if mine else None)
         if my_kind not in self.variant.kinds:
             return
@@ -223,6 +246,8 @@ class FactReader:
         piece.square = None
 
     def _know(self, facts: Facts, piece: EnemyPiece, kind: str) -> None:
+        if piece.probed and piece.known is None:
+            facts.probers[kind] += 1
         piece.known = kind
         piece.allowed = {kind}
         for mine in piece.approached:  # judge its approaches now that its kind is shown

@@ -43,8 +43,10 @@ class _Table:
 class Notebook:
     """One player's belief tracker: hard facts about enemy pieces and probabilities over them."""
 
-    def __init__(self, variant: Variant, viewer: Color, prior: SetupPrior | None = None) -> None:
+    def __init__(self, variant: Variant, viewer: Color, prior: SetupPrior | None = None,
+                 probers: bool = False) -> None:
         self.variant = variant
+        self.probers = probers  # weigh unshown probers by what this opponent probes with
         self.viewer = Color(viewer)
         self.enemy = self.viewer.other
         self.prior = prior if prior is not None else SetupPrior.human(variant, self.enemy)
@@ -56,6 +58,9 @@ class Notebook:
         self.kinds: tuple[str, ...] = tuple(variant.army)
         self._index = {kind: i for i, kind in enumerate(self.kinds)}
         self._immobile = [not variant.kinds[k].mobile for k in self.kinds]
+        movers = sum(n for k, n in variant.army.items() if variant.kinds[k].mobile)
+        self._mover_share = {k: (n / movers if variant.kinds[k].mobile else 0.0)
+                             for k, n in variant.army.items()}
         self._reader = FactReader(variant, self.viewer)
         self._facts = Facts()
         self._history: list[tuple[int, Facts]] = []
@@ -190,6 +195,8 @@ class Notebook:
             value = max(trust * habit.get(kind, 0.0) + (1.0 - trust) * plain.get(kind, 0.0), 1e-6)
             if piece is not None:
                 value *= piece.evidence.get(kind, 1.0)
+                if self.probers and piece.probed and piece.known is None:
+                    value *= self._facts.probe_factor(kind, self._mover_share[kind])
             if self._immobile[k]:
                 value *= still
             row[k] = value

@@ -163,7 +163,7 @@ class ComputerPlayer:
         self.color = Color(color)
         self.level = LEVELS[level]
         self.rng = random.Random(seed)
-        self.notebook = Notebook(self.variant, self.color, probers=self.level.probers)
+        self.notebook = Notebook(self.variant, self.color, learn_probers=self.level.probers)
         self.memory = SeatMemory(self.variant, self.color.value)
         self.public_rules = PublicRepetition(self.variant, self.color)
         self.diggers = frozenset(name for name, _ in self.variant.combat.defusers)  # the kinds that defuse bombs

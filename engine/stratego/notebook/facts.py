@@ -24,8 +24,8 @@ FLEE = 2.0  # stepped away from a known piece of mine: likely unable to beat it
 # Stepping next to a piece of mine the opponent does not know (a probe) says what this opponent
 # probes with: every piece shown after probing, and every attacker on an unknown piece of mine,
 # counts its kind in `Facts.probers`; a prober not yet shown is then weighed by how much more
-# often its kind probed than its share of the army (`Facts.probe_factor`), PROBE_PSEUDO probes
-# in army shares making the start (no lesson before anything is shown).
+# often its kind probed than its share of the army's movers (`Facts.probe_factor`),
+# PROBE_PSEUDO probes in those shares making the start (no lesson before anything is shown).
 PROBE_PSEUDO = 6.0
 EVIDENCE_LIMIT = 1e3  # no soft evidence ever outweighs the prior by more than this
 
@@ -49,7 +49,7 @@ class EnemyPiece:
     idle: int = 0  # enemy turns it stood unmoved beside an empty square: it could have moved
     evidence: dict[str, float] = field(default_factory=dict)  # kind -> soft factor
     approached: list[str] = field(default_factory=list)  # kinds of mine it stepped up to, unjudged
-    probed: bool = False  # stepped next to a piece of mine the opponent does not know
+    probed: bool = False  # stepped next to, or attacked, a piece of mine the opponent does not know
 
 
 @dataclass

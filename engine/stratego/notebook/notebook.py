@@ -44,9 +44,9 @@ class Notebook:
     """One player's belief tracker: hard facts about enemy pieces and probabilities over them."""
 
     def __init__(self, variant: Variant, viewer: Color, prior: SetupPrior | None = None,
-                 probers: bool = False) -> None:
+                 learn_probers: bool = False) -> None:
         self.variant = variant
-        self.probers = probers  # weigh unshown probers by what this opponent probes with
+        self.learn_probers = learn_probers  # weigh unshown probers by what this opponent probes with
         self.viewer = Color(viewer)
         self.enemy = self.viewer.other
         self.prior = prior if prior is not None else SetupPrior.human(variant, self.enemy)
@@ -195,7 +195,7 @@ class Notebook:
             value = max(trust * habit.get(kind, 0.0) + (1.0 - trust) * plain.get(kind, 0.0), 1e-6)
             if piece is not None:
                 value *= piece.evidence.get(kind, 1.0)
-                if self.probers and piece.probed and piece.known is None:
+                if self.learn_probers and piece.probed and piece.known is None:
                     value *= self._facts.probe_factor(kind, self._mover_share[kind])
             if self._immobile[k]:
                 value *= still

@@ -31,7 +31,7 @@ class Table:
         table = cls(game)
         for color in Color:
             prior = SetupPrior.uniform(game.variant, color.other) if uniform else None
-            table.notebooks[color] = Notebook(game.variant, color, prior, probers=probers)
+            table.notebooks[color] = Notebook(game.variant, color, prior, learn_probers=probers)
             table.notebooks[color].observe(player_view(game, color).to_dict(), [])
         return table
 

@@ -62,6 +62,11 @@ class MyPiece:
     known: bool = False  # shown in a battle (the view says so)
     betrayed: bool = False  # moved like only its kind can (a scout's long move)
 
+    @property
+    def seen(self) -> bool:
+        """Whether the opponent can know its kind (shown in a battle, or betrayed by a move)."""
+        return self.known or self.betrayed
+
 
 @dataclass
 class Facts:
@@ -86,9 +91,9 @@ class Facts:
     def probe_factor(self, kind: str, share: float) -> float:
         """How much likelier a piece that probed ours is of `kind` (its army share among the
         movers `share`), from the kinds this opponent has probed with so far."""
-        total = sum(self.probers.values())
         if share <= 0.0:
             return 1.0
+        total = sum(self.probers.values())
         return (self.probers.get(kind, 0) + PROBE_PSEUDO * share) / ((total + PROBE_PSEUDO) * share)
 
     def copy(self) -> Facts:
@@ -185,7 +190,7 @@ class FactReader:
             before, after = move.origin.distance(where), move.target.distance(where)
             if after == 0:
                 continue  # an attack: the battle tells the truth
-            if not (mine.known or mine.betrayed):
+            if not mine.seen:
                 piece.probed = piece.probed or (after == 1 and before > 1)
                 continue
             if after == 1 and before > 1:
@@ -215,7 +220,7 @@ class FactReader:
         if piece is None:
             return
         mine = facts.mine.get(my_id)
-        if not mine_attacks and mine is not None and not (mine.known or mine.betrayed):
+        if not mine_attacks and mine is not None and not mine.seen:
             piece.probed = True  # it attacked a piece of mine it could not know: a probe
         if enemy_kind in self.kinds:
             self._know(facts, piece, str(enemy_kind))

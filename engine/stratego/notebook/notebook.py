@@ -113,7 +113,7 @@ class Notebook:
     def known_to_opponent(self) -> list[int]:
         """My piece ids on the board whose kind the opponent knows (shown, or a scout's long move)."""
         return sorted(m.id for m in self._facts.mine.values()
-                      if m.square is not None and (m.known or m.betrayed))
+                      if m.square is not None and m.seen)
 
     # -- probabilities ------------------------------------------------------------------------
 

@@ -26,12 +26,12 @@ class Table:
     notebooks: dict[Color, Notebook] = field(default_factory=dict)
 
     @classmethod
-    def start(cls, game: Game, uniform: bool = False, probers: bool = False) -> Table:
+    def start(cls, game: Game, uniform: bool = False, learn_probers: bool = False) -> Table:
         """Both seats open their notebooks on the game as it stands."""
         table = cls(game)
         for color in Color:
             prior = SetupPrior.uniform(game.variant, color.other) if uniform else None
-            table.notebooks[color] = Notebook(game.variant, color, prior, learn_probers=probers)
+            table.notebooks[color] = Notebook(game.variant, color, prior, learn_probers=learn_probers)
             table.notebooks[color].observe(player_view(game, color).to_dict(), [])
         return table
 

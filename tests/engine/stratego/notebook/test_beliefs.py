@@ -223,19 +223,19 @@ def test_the_notebook_learns_what_this_opponent_probes_with():
     scout. When Blue's next piece steps up to an unknown red piece, a notebook that learns from
     probes finds it likelier a scout, and less likely the marshal, than one that does not."""
 
-    def prober_beliefs(probers: bool) -> tuple[dict[str, float], dict[str, int]]:
+    def prober_beliefs(learn_probers: bool) -> tuple[dict[str, float], dict[str, int]]:
         game = position(BARRAGE, {**REST_RED, "b4": "general", "j1": "marshal"},
                         {**{k: v for k, v in REST_BLUE.items() if v != "scout"},
                          "b7": "scout", "a8": "scout", "j6": "marshal"})
-        table = Table.start(game, uniform=True, probers=probers)
+        table = Table.start(game, uniform=True, learn_probers=learn_probers)
         table.play("j1-j2", "b7-b5", "j2-j3", "b5-b4")  # the scout probes the general, and dies
         prober = table.id_at("j6")
         table.play("j3-j4", "j6-j5")  # now beside Red's unknown marshal
         facts = table.notebooks[RED]._facts
         return table.notebooks[RED].beliefs()[prober], dict(facts.probers)
 
-    learned, lessons = prober_beliefs(probers=True)
-    plain, _ = prober_beliefs(probers=False)
+    learned, lessons = prober_beliefs(learn_probers=True)
+    plain, _ = prober_beliefs(learn_probers=False)
     assert lessons == {"scout": 1}
     assert learned["scout"] > 1.15 * plain["scout"]
     assert learned["marshal"] < 0.95 * plain["marshal"]

@@ -1,0 +1,149 @@
+"""Where the material goes against one opponent: every battle, by who attacked and what it knew.
+
+For the games `bench_bot_ab.py` and `bench_bot_opponents.py` play (`bench_game`: the same seeds and
+colours), each battle is put in a class by who attacked and whether the attacker's side knew the
+defender before it (known, or unknown and moved, or unknown and still), and the material each side
+lost in it is summed (rank values of `evaluation.RANK_VALUE`, a bomb 5). Printed per game, for the
+games our bot won and those it lost apart: battles, material taken, material lost and the balance
+per class and per attacking kind, then what their Marshal took before and after our Spy died and
+how often our Spy took their Marshal. This is the referee's record, not the bot's: the bot never
+sees it.
+
+Run: nice -n 5 .venv/bin/python bench/bench_bot_ledger.py --opponent peternlewis --rules none
+          --games 20 --seed 172
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench_bot_opponents import bench_game, find_opponent, one_opponent_parser  # noqa: E402
+
+from engine import get_variant  # noqa: E402
+from engine.stratego.events import Event  # noqa: E402
+from engine.stratego.game import Game  # noqa: E402
+from engine.stratego.squares import Square  # noqa: E402
+from firmware_bridge.bot.evaluation import RANK_VALUE, TRAP_VALUE  # noqa: E402
+
+
+@dataclass
+class Battle:
+    """One battle as the referee ruled it, with what each side knew just before."""
+
+    ply: int
+    attacker_color: str
+    attacker: str
+    defender: str
+    outcome: str  # "attacker", "defender" or "both"
+    defender_known: bool  # the attacker's side knew the defender's kind
+    defender_moved: bool
+
+
+@dataclass
+class Ledger:
+    """The referee's observer: the battles of one game."""
+
+    battles: list[Battle] = field(default_factory=list)
+    _before: dict[str, tuple[bool, bool]] = field(default_factory=dict)  # square -> (known, moved)
+
+    def __call__(self, game: Game, events: list[Event]) -> None:
+        mover = ("", "", "")
+        for event in events:
+            data: dict[str, Any] = event.to_dict()
+            if data.get("type") == "move":
+                origin, target = str(data["move"]).split("-")
+                mover = (str(data["color"]), origin, target)
+            elif data.get("type") == "battle":
+                known, moved = self._before.get(mover[2], (False, False))
+                self.battles.append(Battle(game.ply, mover[0], str(data["attacker"]),
+                                           str(data["defender"]), str(data["outcome"]), known, moved))
+        self._before = {}
+        for rank in range(game.variant.height):
+            for file in range(game.variant.width):
+                piece = game.piece_at(Square(file, rank))
+                if piece is not None:
+                    self._before[Square(file, rank).name] = (game.knows(piece.color.other, piece),
+                                                             piece.id in game.moved)
+
+
+def worth(ranks: dict[str, int | None], kind: str) -> float:
+    """Material of a kind by its rank (a bomb: TRAP_VALUE; the flag: 0)."""
+    if kind == "bomb":
+        return TRAP_VALUE
+    return RANK_VALUE.get(ranks.get(kind) or 0, 0.0) if kind != "flag" else 0.0
+
+
+def tally(games: list[tuple[str, list[Battle]]], ranks: dict[str, int | None]) -> None:
+    """Print the balance per class and per attacking kind, per game, for the games given."""
+    classes: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    kinds: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    spy: Counter[str] = Counter()
+    for color, battles in games:
+        spy_dead = False
+        for battle in battles:
+            ours = battle.attacker_color == color
+            attacker_dies = battle.outcome in ("defender", "both")
+            defender_dies = battle.outcome in ("attacker", "both")
+            seen = ("known" if battle.defender_known
+                    else "unknown moved" if battle.defender_moved else "unknown still")
+            if ours:
+                key, kind = f"we attack {seen}", battle.attacker
+                taken = worth(ranks, battle.defender) * defender_dies
+                lost = worth(ranks, battle.attacker) * attacker_dies
+            else:
+                key, kind = f"they attack our {seen}", f"{battle.attacker} (theirs)"
+                taken = worth(ranks, battle.attacker) * attacker_dies
+                lost = worth(ranks, battle.defender) * defender_dies
+            for table, name in ((classes, key), (kinds, kind)):
+                table[name][0] += 1
+                table[name][1] += taken
+                table[name][2] += lost
+            if not ours and battle.attacker == "marshal" and defender_dies:
+                spy[f"their Marshal took a piece, our Spy {'dead' if spy_dead else 'alive'}"] += 1
+            if ours and battle.attacker == "spy" and battle.defender == "marshal":
+                spy["our Spy took their Marshal"] += 1
+            spy_dead = spy_dead or (battle.attacker == "spy" and ours and attacker_dies) or (
+                battle.defender == "spy" and not ours and defender_dies)
+    count = max(1, len(games))
+    for title, table in (("class", classes), ("attacking kind", kinds)):
+        print(f"  per game, by {title}: battles, we took, we lost, balance")
+        for name, (fights, taken, lost) in sorted(table.items(), key=lambda kv: kv[1][1] - kv[1][2]):
+            print(f"    {name:30s} {fights / count:6.1f} {taken / count:7.1f} {lost / count:7.1f} "
+                  f"{(taken - lost) / count:+7.1f}")
+    for name, times in sorted(spy.items()):
+        print(f"  {name}: {times / count:.2f} a game")
+
+
+def main() -> int:
+    """Play the games and print the ledger of the won and the lost ones."""
+    parser = one_opponent_parser(__doc__.splitlines()[0])
+    args = parser.parse_args()
+    spec = find_opponent(args.opponent)
+    if spec is None:
+        return 1
+    won: list[tuple[str, list[Battle]]] = []
+    lost: list[tuple[str, list[Battle]]] = []
+    ranks = {name: kind.rank for name, kind in get_variant("classic").kinds.items()}
+    for number in range(args.games):
+        ledger = Ledger()
+        game = bench_game(f"bot:{args.level}", spec, number, args.seed, args.rules, args.max_plies,
+                          observer=ledger)
+        print(f"game {number}: {game.who} wins, {game.result.reason}, {game.result.plies} plies",
+              flush=True)
+        if game.who != "nobody":
+            (won if game.who == "bot" else lost).append((game.color.value, ledger.battles))
+    for title, games in (("won", won), ("lost", lost)):
+        print(f"bot:{args.level} against {args.opponent}, rules {args.rules}, seed {args.seed}: "
+              f"the {len(games)} games it {title}")
+        tally(games, ranks)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

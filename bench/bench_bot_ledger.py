@@ -36,7 +36,6 @@ from firmware_bridge.bot.evaluation import RANK_VALUE, TRAP_VALUE  # noqa: E402
 class Battle:
     """One battle as the referee ruled it, with what each side knew just before."""
 
-    ply: int
     attacker_color: str
     attacker: str
     defender: str
@@ -61,7 +60,7 @@ class Ledger:
                 mover = (str(data["color"]), origin, target)
             elif data.get("type") == "battle":
                 known, moved = self._before.get(mover[2], (False, False))
-                self.battles.append(Battle(game.ply, mover[0], str(data["attacker"]),
+                self.battles.append(Battle(mover[0], str(data["attacker"]),
                                            str(data["defender"]), str(data["outcome"]), known, moved))
         self._before = {}
         for rank in range(game.variant.height):
@@ -72,14 +71,16 @@ class Ledger:
                                                              piece.id in game.moved)
 
 
-def worth(ranks: dict[str, int | None], kind: str) -> float:
+# The benches play classic games (`bench_game`); the flag and the bombs have no rank.
+RANKS = {name: kind.rank for name, kind in get_variant("classic").kinds.items()}
+
+
+def worth(kind: str) -> float:
     """Material of a kind by its rank (a bomb: TRAP_VALUE; the flag: 0)."""
-    if kind == "bomb":
-        return TRAP_VALUE
-    return RANK_VALUE.get(ranks.get(kind) or 0, 0.0) if kind != "flag" else 0.0
+    return TRAP_VALUE if kind == "bomb" else RANK_VALUE.get(RANKS[kind] or 0, 0.0)
 
 
-def tally(games: list[tuple[str, list[Battle]]], ranks: dict[str, int | None]) -> None:
+def tally(games: list[tuple[str, list[Battle]]]) -> None:
     """Print the balance per class and per attacking kind, per game, for the games given."""
     classes: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
     kinds: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
@@ -94,12 +95,12 @@ def tally(games: list[tuple[str, list[Battle]]], ranks: dict[str, int | None]) -
                     else "unknown moved" if battle.defender_moved else "unknown still")
             if ours:
                 key, kind = f"we attack {seen}", battle.attacker
-                taken = worth(ranks, battle.defender) * defender_dies
-                lost = worth(ranks, battle.attacker) * attacker_dies
+                taken = worth(battle.defender) * defender_dies
+                lost = worth(battle.attacker) * attacker_dies
             else:
                 key, kind = f"they attack our {seen}", f"{battle.attacker} (theirs)"
-                taken = worth(ranks, battle.attacker) * attacker_dies
-                lost = worth(ranks, battle.defender) * defender_dies
+                taken = worth(battle.attacker) * attacker_dies
+                lost = worth(battle.defender) * defender_dies
             for table, name in ((classes, key), (kinds, kind)):
                 table[name][0] += 1
                 table[name][1] += taken
@@ -129,7 +130,6 @@ def main() -> int:
         return 1
     won: list[tuple[str, list[Battle]]] = []
     lost: list[tuple[str, list[Battle]]] = []
-    ranks = {name: kind.rank for name, kind in get_variant("classic").kinds.items()}
     for number in range(args.games):
         ledger = Ledger()
         game = bench_game(f"bot:{args.level}", spec, number, args.seed, args.rules, args.max_plies,
@@ -141,7 +141,7 @@ def main() -> int:
     for title, games in (("won", won), ("lost", lost)):
         print(f"bot:{args.level} against {args.opponent}, rules {args.rules}, seed {args.seed}: "
               f"the {len(games)} games it {title}")
-        tally(games, ranks)
+        tally(games)
     return 0
 
 

@@ -124,7 +124,17 @@ def _move_gain(board: SearchBoard, undo: tuple, values: Values) -> float:
     return lost_value(theirs[kinds[defender]], hidden[piece]) - lost_value(own[kinds[piece]], hidden[defender])
 
 
+def _over(board: SearchBoard, mover: int) -> bool:
+    """True when the move `mover` just made decided the game: it ended it, or it cost the mover
+    its last movable piece while the opponent still has one (the mover then has no move on its
+    next turn and loses; the search board, like the engine, does not end the game there)."""
+    return board.finished or board.mobile_count[mover] == 0
+
+
 def _terminal(board: SearchBoard, side: int) -> float:
+    """The value for `side` of a game `_over`: a win, a loss or (both sides immobile) a draw."""
+    if not board.finished:
+        return WIN if board.mobile_count[side] > 0 else -WIN
     if board.winner is None:
         return 0.0
     return WIN if board.winner == side else -WIN
@@ -332,7 +342,7 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
     for origin, target in replies:
         undo = board.make(origin, target)
         stats.positions += 1
-        if board.finished:
+        if _over(board, opponent):
             value = _terminal(board, opponent)
         else:
             fought = undo[2] if undo[3] != EMPTY else shown  # its attacker is known from now on
@@ -417,7 +427,7 @@ def informed_reply_value(board: SearchBoard, me: int, values: Values, stats: Sea
         fought = (defender, attacker) if defender >= 0 else shown
         undo = board.make(origin, target)
         stats.positions += 1
-        if board.finished:
+        if _over(board, opponent):
             true = _terminal(board, opponent)
         else:
             pairs = counter_attacks(board, me, before, origin, target)
@@ -451,7 +461,7 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
             return None
         undo = board.make(origin, target)
         stats.positions += 1
-        if board.finished:
+        if _over(board, me):
             value = _terminal(board, me)
         elif replies and model is not None:
             fought = (undo[2], undo[3]) if undo[3] != EMPTY else (-1, -1)

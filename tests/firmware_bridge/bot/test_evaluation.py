@@ -83,6 +83,7 @@ def test_the_search_keeps_the_marshal_off_unmoved_unknown_pieces() -> None:
             board = SearchBoard(RULES)
             board.add(index("a1"), RED, "flag", 0)
             board.add(index("e4"), RED, "marshal", 1, moved=True)
+            board.add(index("b1"), RED, "scout", 5, moved=True)  # the Marshal is not our last
             board.add(index("e5"), BLUE, kind, 2, hidden=hidden)
             board.add(index("j10"), BLUE, "flag", 3, hidden=hidden)
             board.add(index("j9"), BLUE, "sergeant", 4, moved=True)

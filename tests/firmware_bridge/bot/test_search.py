@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import Square, get_variant
 from firmware_bridge.bot.board import BLUE, RED, SearchBoard, rules_for
-from firmware_bridge.bot.evaluation import WIN, kind_values
+from firmware_bridge.bot.evaluation import WIN, Values, kind_values
 from firmware_bridge.bot.search import SearchStats, search_world
 from firmware_bridge.bot.seat import HIDDEN_MOVED, HIDDEN_STILL
 
@@ -17,42 +17,45 @@ def index(name: str) -> int:
     return square.rank * CLASSIC.width + square.file
 
 
-def last_generals() -> SearchBoard:
-    """Each side's General face to face on e4 (ours) and e5 (theirs, known); our General is our
-    last movable piece, theirs has a Spy behind it; the flags far apart."""
+def generals_face_to_face(ours: dict[str, str], theirs: dict[str, str],
+                          theirs_hidden: float = 0.0) -> tuple[SearchBoard, Values]:
+    """Each side's General face to face on e4 (ours) and e5 (theirs; `theirs_hidden`: how much of
+    a guess it is to us), the flags far apart, and more pieces of each side (square -> kind,
+    all moved; theirs unknown to us); with the values of what is alive."""
     board = SearchBoard(RULES)
     board.add(index("a1"), RED, "flag", 0)
     board.add(index("e4"), RED, "general", 1, moved=True)
-    board.add(index("e5"), BLUE, "general", 10, moved=True)
-    board.add(index("j8"), BLUE, "spy", 11, moved=True, hidden=HIDDEN_MOVED)
-    board.add(index("j10"), BLUE, "flag", 12, hidden=HIDDEN_STILL)
-    return board
+    board.add(index("e5"), BLUE, "general", 10, moved=True, hidden=theirs_hidden)
+    board.add(index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
+    alive = [{"general": 1, "flag": 1}, {"general": 1, "flag": 1}]
+    for side, extra, first in ((RED, ours, 2), (BLUE, theirs, 12)):
+        for number, (square, kind) in enumerate(extra.items()):
+            hidden = HIDDEN_MOVED if side == BLUE else 0.0
+            board.add(index(square), side, kind, first + number, moved=True, hidden=hidden)
+            alive[side][kind] = alive[side].get(kind, 0) + 1
+    return board, kind_values(RULES, {RED: alive[RED], BLUE: alive[BLUE]})
+
+
+def move_values(board: SearchBoard, worth: Values, moves: list[str]) -> list[float]:
+    """What the search gives each of our moves (such as "e4-e5") in this world."""
+    pairs = [(index(move.split("-")[0]), index(move.split("-")[1])) for move in moves]
+    found = search_world(board, RED, pairs, worth, True, None, SearchStats())
+    assert found is not None
+    return found
 
 
 def test_trading_our_last_movable_piece_while_the_enemy_keeps_one_loses_the_game() -> None:
-    board = last_generals()
-    worth = kind_values(RULES, {RED: {"general": 1, "flag": 1},
-                                BLUE: {"general": 1, "spy": 1, "flag": 1}})
-    trade, step_aside = (index("e4"), index("e5")), (index("e4"), index("d4"))
-    found = search_world(board, RED, [trade, step_aside], worth, True, None, SearchStats())
-    assert found is not None
-    assert found[0] == -WIN  # we would have no move on our next turn
-    assert found[1] > -WIN
+    board, worth = generals_face_to_face(ours={}, theirs={"j8": "spy"})
+    trade, step_aside = move_values(board, worth, ["e4-e5", "e4-d4"])
+    assert trade == -WIN  # we would have no move on our next turn
+    assert step_aside > -WIN
 
 
 def test_the_opponent_does_not_trade_its_last_movable_piece_either() -> None:
     """Their last movable piece, a General we have not seen (in this world), faces our General;
     we also have a Scout. Its trade would weigh as a gain to it (our General lost to a guess), but
-    it would lose it the game: our General may stay, and stepping aside gains nothing."""
-    board = SearchBoard(RULES)
-    board.add(index("a1"), RED, "flag", 0)
-    board.add(index("e4"), RED, "general", 1, moved=True)
-    board.add(index("b2"), RED, "scout", 2, moved=True)
-    board.add(index("e5"), BLUE, "general", 10, moved=True, hidden=HIDDEN_MOVED)
-    board.add(index("j10"), BLUE, "flag", 12, hidden=HIDDEN_STILL)
-    worth = kind_values(RULES, {RED: {"general": 1, "scout": 1, "flag": 1},
-                                BLUE: {"general": 1, "flag": 1}})
-    wait, step_aside = (index("b2"), index("b3")), (index("e4"), index("d4"))
-    found = search_world(board, RED, [wait, step_aside], worth, True, None, SearchStats())
-    assert found is not None
-    assert found[0] >= found[1]
+    it would lose it the game: our General may stay (the Scout moves instead), and stepping aside
+    gains nothing."""
+    board, worth = generals_face_to_face(ours={"b2": "scout"}, theirs={}, theirs_hidden=HIDDEN_MOVED)
+    stay, step_aside = move_values(board, worth, ["b2-b3", "e4-d4"])
+    assert stay >= step_aside

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import ArbiterError
-from engine.stratego.notebook import Notebook, human_setup
+from engine.stratego.notebook import Notebook
 from engine.stratego.pieces import Color
 from engine.stratego.squares import Square
-from engine.stratego.variants import Variant, get_variant
+from engine.stratego.variants import get_variant
 from firmware_bridge.bot.board import SearchBoard
 from firmware_bridge.bot.evaluation import (
     FLAG_PULL,
@@ -36,6 +36,7 @@ from firmware_bridge.bot.perception import Perception
 from firmware_bridge.bot.public_rules import PublicRepetition
 from firmware_bridge.bot.search import SearchStats, flag_square, search_world
 from firmware_bridge.bot.seat import COLOR_CODE, SeatMemory
+from firmware_bridge.bot.setups import bot_setup
 
 
 @dataclass(frozen=True)
@@ -118,38 +119,12 @@ ASSASSIN_FLOOR = 0.25
 ASSASSIN_DREAD = 1.0
 
 
-# The setup library walls a movable piece in with bombs and the flag in about one classic setup
-# in ten (a Miner on the back row between two bombs, a third in front of it): a piece that can
-# never move, and, once it is our last, a game lost for want of a legal move. A few more draws
-# find a setup without one.
-SETUP_TRIES = 20
-
 # An empty square beside our flag (a bomb there was dug, or its guard walked off) lets any walker
 # in: a piece of ours standing on it must be beaten first (`Level.plug`). Each such hole draws
 # our pieces as a target worth PLUG_VALUE, and stepping onto it earns PLUG_BONUS, both times the
 # share of the enemy's walkers the piece stops.
 PLUG_VALUE = 30.0
 PLUG_BONUS = 20.0
-
-
-def walled_in(variant: Variant, setup: dict[str, str]) -> list[str]:
-    """The squares of `setup`'s movable pieces that can never move, whatever the others do:
-    their own bombs, flag, lakes and the edge enclose them and the movable pieces beside them."""
-    kinds = variant.kinds
-    placed = {Square.parse(name): kind for name, kind in setup.items()}
-    free: set[Square] = set()
-    frontier = [square for square in variant.squares()
-                if square not in variant.lakes and square not in placed]
-    free.update(frontier)
-    while frontier:  # from every empty square, through pieces that may step aside
-        square = frontier.pop()
-        for step_file, step_rank in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            near = Square(square.file + step_file, square.rank + step_rank)
-            if near not in free and near in placed and kinds[placed[near]].mobile:
-                free.add(near)
-                frontier.append(near)
-    return sorted(square.name for square, kind in placed.items()
-                  if kinds[kind].mobile and square not in free)
 
 
 class ComputerPlayer:
@@ -175,14 +150,8 @@ class ComputerPlayer:
         self.total_search_seconds = 0.0
 
     def choose_setup(self) -> dict[str, str]:
-        """A human-like setup (square name -> kind) from the notebook's setup library, with no
-        piece that moves walled in for good by our own bombs and flag."""
-        setup = dict(human_setup(self.variant, self.color, self.rng))
-        for _ in range(SETUP_TRIES):
-            if not walled_in(self.variant, setup):
-                break
-            setup = dict(human_setup(self.variant, self.color, self.rng))
-        return setup
+        """Our setup (square name -> kind): `setups.bot_setup`."""
+        return bot_setup(self.variant, self.color, self.rng)
 
     def on_update(self, view: dict[str, Any], events: list[dict[str, Any]]) -> str | None:
         """Read one seat update; when it is our turn, answer a move such as "e4-e5"."""

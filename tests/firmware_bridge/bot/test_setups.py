@@ -6,7 +6,8 @@ import random
 
 from engine import Color, get_variant
 from engine.stratego.notebook import human_setup
-from firmware_bridge.bot.player import ComputerPlayer, walled_in
+from firmware_bridge.bot.player import ComputerPlayer
+from firmware_bridge.bot.setups import walled_in
 
 CLASSIC = get_variant("classic")
 

@@ -28,7 +28,6 @@ from bench_bot_opponents import bench_game, find_opponent, one_opponent_parser  
 from engine import get_variant  # noqa: E402
 from engine.stratego.events import Event  # noqa: E402
 from engine.stratego.game import Game  # noqa: E402
-from engine.stratego.squares import Square  # noqa: E402
 from firmware_bridge.bot.evaluation import RANK_VALUE, TRAP_VALUE  # noqa: E402
 
 
@@ -62,13 +61,8 @@ class Ledger:
                 known, moved = self._before.get(mover[2], (False, False))
                 self.battles.append(Battle(mover[0], str(data["attacker"]),
                                            str(data["defender"]), str(data["outcome"]), known, moved))
-        self._before = {}
-        for rank in range(game.variant.height):
-            for file in range(game.variant.width):
-                piece = game.piece_at(Square(file, rank))
-                if piece is not None:
-                    self._before[Square(file, rank).name] = (game.knows(piece.color.other, piece),
-                                                             piece.id in game.moved)
+        self._before = {square.name: (game.knows(piece.color.other, piece), piece.id in game.moved)
+                        for square, piece in game.pieces()}
 
 
 # The benches play classic games (`bench_game`); the flag and the bombs have no rank.

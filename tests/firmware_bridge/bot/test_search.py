@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import Square, get_variant
+from engine import get_variant
 from firmware_bridge.bot.board import BLUE, RED, SearchBoard, rules_for
 from firmware_bridge.bot.evaluation import WIN, Values, kind_values
 from firmware_bridge.bot.search import SearchStats, search_world
@@ -12,33 +12,29 @@ CLASSIC = get_variant("classic")
 RULES = rules_for(CLASSIC)
 
 
-def index(name: str) -> int:
-    square = Square.parse(name)
-    return square.rank * CLASSIC.width + square.file
-
-
 def generals_face_to_face(ours: dict[str, str], theirs: dict[str, str],
                           theirs_hidden: float = 0.0) -> tuple[SearchBoard, Values]:
     """Each side's General face to face on e4 (ours) and e5 (theirs; `theirs_hidden`: how much of
     a guess it is to us), the flags far apart, and more pieces of each side (square -> kind,
     all moved; theirs unknown to us); with the values of what is alive."""
     board = SearchBoard(RULES)
-    board.add(index("a1"), RED, "flag", 0)
-    board.add(index("e4"), RED, "general", 1, moved=True)
-    board.add(index("e5"), BLUE, "general", 10, moved=True, hidden=theirs_hidden)
-    board.add(index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
+    board.add(board.index("a1"), RED, "flag", 0)
+    board.add(board.index("e4"), RED, "general", 1, moved=True)
+    board.add(board.index("e5"), BLUE, "general", 10, moved=True, hidden=theirs_hidden)
+    board.add(board.index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
     alive = [{"general": 1, "flag": 1}, {"general": 1, "flag": 1}]
     for side, extra, first in ((RED, ours, 2), (BLUE, theirs, 12)):
         for number, (square, kind) in enumerate(extra.items()):
             hidden = HIDDEN_MOVED if side == BLUE else 0.0
-            board.add(index(square), side, kind, first + number, moved=True, hidden=hidden)
+            board.add(board.index(square), side, kind, first + number, moved=True, hidden=hidden)
             alive[side][kind] = alive[side].get(kind, 0) + 1
     return board, kind_values(RULES, {RED: alive[RED], BLUE: alive[BLUE]})
 
 
 def move_values(board: SearchBoard, worth: Values, moves: list[str]) -> list[float]:
     """What the search gives each of our moves (such as "e4-e5") in this world."""
-    pairs = [(index(move.split("-")[0]), index(move.split("-")[1])) for move in moves]
+    pairs = [(board.index(origin), board.index(target))
+             for origin, target in (move.split("-") for move in moves)]
     found = search_world(board, RED, pairs, worth, True, None, SearchStats())
     assert found is not None
     return found

@@ -36,9 +36,7 @@ RULES = rules_for(CLASSIC)
 FULL = {"red": dict(CLASSIC.army), "blue": dict(CLASSIC.army)}
 
 
-def index(name: str) -> int:
-    square = Square.parse(name)
-    return square.rank * CLASSIC.width + square.file
+index = SearchBoard(RULES).index  # a square's name to the search board's index
 
 
 def values(red: dict[str, int] | None = None, blue: dict[str, int] | None = None):  # type: ignore[no-untyped-def]

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-from engine import Square, get_variant
+from engine import get_variant
 from firmware_bridge.bot.board import BLUE, RED, SearchBoard, rules_for
 from firmware_bridge.bot.evaluation import kind_values
 from firmware_bridge.bot.perception import Perception
 from firmware_bridge.bot.search import SearchStats, informed_reply_value, reply_value, search_world
 from firmware_bridge.bot.seat import HIDDEN_MOVED, HIDDEN_STILL
-from tests.firmware_bridge.bot.test_evaluation import open_flag_position
+from tests.firmware_bridge.bot.test_evaluation import index, open_flag_position
 
 CLASSIC = get_variant("classic")
 RULES = rules_for(CLASSIC)
 WORTH = kind_values(RULES, {RED: dict(CLASSIC.army), BLUE: dict(CLASSIC.army)})
-
-
-def index(name: str) -> int:
-    square = Square.parse(name)
-    return square.rank * CLASSIC.width + square.file
 
 
 OFFICERS = ("marshal", "general", "colonel")

@@ -44,6 +44,7 @@ import shlex
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -147,13 +148,15 @@ class BenchGame:
 
 
 def bench_game(bot: str, spec: str, number: int, seed: int, rules: str, max_plies: int,
-               opponent: str = "opponent", observer: Observer | None = None) -> BenchGame:
-    """Game `number` of a series: our bot (`bot`, a player spec) against `spec`, colours
-    alternating with the number, seeds from `seed`, so every bench plays the same setups."""
+               opponent: str = "opponent", observer: Observer | None = None,
+               maker: Callable[[str, str, Color, int], Player] = make_player) -> BenchGame:
+    """Game `number` of a series: our bot (`bot`, a player spec, made by `maker`) against
+    `spec`, colours alternating with the number, seeds from `seed`, so every bench plays the
+    same setups."""
     bot_is_red = number % 2 == 0
     game_seed = seed * 1000 + number
     color = Color.RED if bot_is_red else Color.BLUE
-    ours = Watched(make_player(bot, "classic", color, game_seed * 2 + 1), color)
+    ours = Watched(maker(bot, "classic", color, game_seed * 2 + 1), color)
     theirs = make_player(spec, "classic", color.other, game_seed * 2 + 2)
     red, blue = (ours, theirs) if bot_is_red else (theirs, ours)
     names = (bot, opponent) if bot_is_red else (opponent, bot)

@@ -33,6 +33,7 @@ from bench_bot_opponents import bench_game, find_opponent, losses, one_opponent_
 from engine import Color  # noqa: E402
 from engine.stratego.events import Event  # noqa: E402
 from engine.stratego.game import Game  # noqa: E402
+from engine.stratego.variants import get_variant  # noqa: E402
 from firmware_bridge.bot.board import SearchBoard  # noqa: E402
 from firmware_bridge.bot.match import make_player  # noqa: E402
 from firmware_bridge.bot.player import ComputerPlayer  # noqa: E402
@@ -91,6 +92,7 @@ class PeekingPlayer(ComputerPlayer):
             elif ident in beliefs:
                 rest = {k: p for k, p in beliefs[ident].items() if k not in self.told}
                 total = sum(rest.values())
+                # Beliefs that left it nothing but told kinds were wrong: it gets the truth.
                 beliefs[ident] = {k: p / total for k, p in rest.items()} if total else {kind: 1.0}
         return beliefs
 
@@ -126,6 +128,9 @@ def main() -> int:
                         help="the kinds shown to the peeking bot, comma-separated (default: all)")
     args = parser.parse_args()
     told = None if args.told == "all" else frozenset(args.told.split(","))
+    unknown = sorted((told or frozenset()) - set(get_variant("classic").kinds))
+    if unknown:
+        parser.error(f"--told: no such kind in classic: {', '.join(unknown)}")
     spec = find_opponent(args.opponent)
     if spec is None:
         return 1

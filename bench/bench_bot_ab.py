@@ -17,12 +17,14 @@ Run: nice -n 15 .venv/bin/python bench/bench_bot_ab.py --opponent peternlewis --
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import math
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +74,39 @@ def summary(label: str, games: list[dict[str, Any]], against: tuple[int, int] | 
             f"{percentile(think, 50):.3f} / {percentile(think, 99):.3f} s |")
 
 
+def play_interleaved(args: argparse.Namespace, labels: list[str],
+                     play_one: Callable[[str, int], dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Game by game, each configuration (`play_one(label, number)`) in turn, the order
+    alternating; every game printed and, with `--json`, appended to that file."""
+    played: dict[str, list[dict[str, Any]]] = {label: [] for label in labels}
+    for number in range(args.games):
+        for label in labels if number % 2 == 0 else labels[::-1]:
+            game = play_one(label, number)
+            played[label].append(game)
+            print(f"  {label}, game {number + 1}: {game['who']} wins, {game['reason']}, "
+                  f"{game['plies']} plies", flush=True)
+            if args.json:
+                with open(args.json, "a", encoding="utf-8") as out:
+                    out.write(json.dumps(dict(game, config=label, opponent=args.opponent,
+                                              rules=args.rules)) + "\n")
+    return played
+
+
+def report(args: argparse.Namespace, played: dict[str, list[dict[str, Any]]], started: float) -> None:
+    """The markdown table of two configurations, each row's p against the other, and the endings."""
+    first, second = list(played)
+    tally = {label: (sum(g["who"] == "bot" for g in games), len(games)) for label, games in played.items()}
+    print(f"bot:{args.level} against {args.opponent}, rules {args.rules}, seed {args.seed}, "
+          f"{time.perf_counter() - started:.0f} s; p: one-sided Fisher, this row better than the other")
+    print("| bot:" + args.level + " | games | won-drawn-lost | win rate (Wilson 95%) | p | our flag taken "
+          "| our pieces lost / theirs taken | think p50 / p99 |")
+    print("|---|---|---|---|---|---|---|---|")
+    print(summary(first, played[first], tally[second]))
+    print(summary(second, played[second], tally[first]))
+    print("endings:", {label: dict(Counter(f"{g['who']}: {g['reason']}" for g in games))
+                       for label, games in played.items()})
+
+
 def main() -> int:
     """Play both configurations game by game and print the table."""
     parser = one_opponent_parser(__doc__.splitlines()[0])
@@ -88,31 +123,11 @@ def main() -> int:
     flipped = dataclasses.replace(stands, **change)
     label = " ".join(f"{name} {'on' if on else 'off'}" for name, on in change.items())
     labels = {"as it stands": stands, label: flipped}
-    played: dict[str, list[dict[str, Any]]] = {label: [] for label in labels}
     started = time.perf_counter()
-    for number in range(args.games):
-        order = list(labels) if number % 2 == 0 else list(labels)[::-1]
-        for label in order:
-            game = play(labels[label], spec, args.rules, number, args.seed, args.max_plies)
-            played[label].append(game)
-            print(f"  {label}, game {number + 1}: {game['who']} wins, {game['reason']}, "
-                  f"{game['plies']} plies", flush=True)
-            if args.json:
-                with open(args.json, "a", encoding="utf-8") as out:
-                    out.write(json.dumps(dict(game, config=label, opponent=args.opponent,
-                                              rules=args.rules)) + "\n")
+    played = play_interleaved(args, list(labels), lambda label, number: play(
+        labels[label], spec, args.rules, number, args.seed, args.max_plies))
     player.LEVELS[args.level] = stands
-    first, second = list(labels)
-    tally = {label: (sum(g["who"] == "bot" for g in games), len(games)) for label, games in played.items()}
-    print(f"bot:{args.level} against {args.opponent}, rules {args.rules}, seed {args.seed}, "
-          f"{time.perf_counter() - started:.0f} s; p: one-sided Fisher, this row better than the other")
-    print("| bot:" + args.level + " | games | won-drawn-lost | win rate (Wilson 95%) | p | our flag taken "
-          "| our pieces lost / theirs taken | think p50 / p99 |")
-    print("|---|---|---|---|---|---|---|---|")
-    print(summary(first, played[first], tally[second]))
-    print(summary(second, played[second], tally[first]))
-    print("endings:", {label: dict(Counter(f"{g['who']}: {g['reason']}" for g in games))
-                       for label, games in played.items()})
+    report(args, played, started)
     return 0
 
 

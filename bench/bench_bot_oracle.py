@@ -19,7 +19,6 @@ Run: nice -n 10 .venv/bin/python bench/bench_bot_oracle.py --opponent peternlewi
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -27,7 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_bot_ab import summary  # noqa: E402
+from bench_bot_ab import play_interleaved, report  # noqa: E402
 from bench_bot_opponents import bench_game, find_opponent, losses, one_opponent_parser  # noqa: E402
 
 from engine import Color  # noqa: E402
@@ -77,6 +76,7 @@ class PeekingPlayer(ComputerPlayer):
         for ident in shown:
             world[ident] = self.truth[ident]
         for ident in [i for i, kind in world.items() if kind in told and i not in shown]:
+            # (A notebook that failed gives a fallback world whose counts need not add up.)
             world[ident] = freed.pop() if freed else world[ident]
         return world
 
@@ -115,7 +115,7 @@ def play(level: str, spec: str, rules: str, number: int, seed: int, max_plies: i
     game = bench_game(f"bot:{level}", spec, number, seed, rules, max_plies, observer=observer,
                       maker=maker)
     color = game.color.value
-    return {"game": number, "config": "peeking" if peeking else "as it stands", "who": game.who,
+    return {"game": number, "who": game.who,
             "reason": game.result.reason, "plies": game.result.plies,
             "think": game.result.think_seconds[color], "losses": dict(losses(game.battles, color))}
 
@@ -135,31 +135,9 @@ def main() -> int:
     if spec is None:
         return 0  # a missing program is skipped (said above), so `make bench` goes on
     started = time.perf_counter()
-    results: dict[str, list[dict[str, Any]]] = {"as it stands": [], "peeking": []}
-    for number in range(args.games):
-        order = (False, True) if number % 2 == 0 else (True, False)
-        for peeking in order:
-            result = play(args.level, spec, args.rules, number, args.seed, args.max_plies, peeking,
-                          told)
-            results[result["config"]].append(result)
-            print(f"  {result['config']}, game {number + 1}: {result['who']} wins, {result['reason']}, "
-                  f"{result['plies']} plies", flush=True)
-            if args.json:
-                with open(args.json, "a", encoding="utf-8") as out:
-                    out.write(json.dumps(dict(result, opponent=args.opponent,
-                                              rules=args.rules)) + "\n")
-    print(f"bot:{args.level} against {args.opponent}, rules {args.rules}, seed {args.seed}, "
-          f"{time.perf_counter() - started:.0f} s; p: one-sided Fisher, this row better than the other")
-    print("| bot:" + args.level + " | games | won-drawn-lost | win rate (Wilson 95%) | p | our flag taken "
-          "| our pieces lost / theirs taken | think p50 / p99 |")
-    print("|---|---|---|---|---|---|---|---|")
-    stands, peeks = results["as it stands"], results["peeking"]
-
-    def wins(games: list[dict[str, Any]]) -> tuple[int, int]:
-        return sum(g["who"] == "bot" for g in games), len(games)
-
-    print(summary("as it stands", stands, wins(peeks)))
-    print(summary("peeking", peeks, wins(stands)))
+    played = play_interleaved(args, ["as it stands", "peeking"], lambda label, number: play(
+        args.level, spec, args.rules, number, args.seed, args.max_plies, label == "peeking", told))
+    report(args, played, started)
     return 0
 
 

@@ -95,8 +95,8 @@ def record(args: argparse.Namespace) -> int:
         played = bench_game(f"bot:{args.level}", spec, number, args.seed, args.rules,
                             args.max_plies, observer=observer, maker=maker)
         color = played.color
-        enemy_truth = {ident: kind for ident, kind in truth.items()
-                       if ident in _enemy_ids(seats[0].updates, color)}
+        enemies = _enemy_ids(seats[0].updates, color)
+        enemy_truth = {ident: kind for ident, kind in truth.items() if ident in enemies}
         games.append({"game": number, "color": color.value, "who": played.who,
                       "reason": played.result.reason, "plies": played.result.plies,
                       "truth": enemy_truth, "updates": seats[0].updates})

@@ -86,6 +86,8 @@ def record(args: argparse.Namespace) -> int:
             return seats[-1]
 
         def observer(game: Game, events: list[Event], truth: dict[int, str] = truth) -> None:
+            if truth:  # kinds never change: the first ruling tells them all
+                return
             for _, piece in game.pieces():
                 truth[piece.id] = piece.kind
             for event in events:  # a piece taken on the first ply is never seen standing
@@ -159,12 +161,12 @@ def score_game(game: dict[str, Any], variant_name: str, tally: Tally) -> None:
                 continue
             ident = int(entry["id"])
             square = Square.parse(entry["square"])
-            groups = ["all", phase, "moved" if entry.get("moved") else "still"]
+            motion = "moved" if entry.get("moved") else "still"
+            groups = ["all", phase, motion, f"{motion} {truth[ident]}"]
             if any(square.distance(mine) == 1 for mine in ours):
                 groups.append("beside ours")
             if ident == target:
                 groups.append("we attack it next")
-            groups.append(f"{groups[2]} {truth[ident]}")
             tally.add(groups, beliefs.get(ident, {}).get(truth[ident], 0.0))
 
 

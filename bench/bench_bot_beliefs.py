@@ -13,11 +13,18 @@ game, so a change to the notebook is measured on thousands of decisions in a min
 always on the same games. The games were played by the bot as it stood when they were recorded:
 a change of the notebook changes the beliefs, not the moves.
 
+`archive` records people's games instead: games of the Gravon archive (`.xml`/`.gsn` files, or
+the archive's zips of them), replayed by our rules engine and told to both seats in turn, so
+the beliefs are held against human setups and play (the months bench/count_gravon_setups.py
+left out of the classic prior's counts keep the test honest).
+
 `--set facts.FLEE=3` (a module of `engine.stratego.notebook` and one of its constants) scores
 with that constant changed; several `--set` change several at once.
 
 Run: nice -n 10 .venv/bin/python bench/bench_bot_beliefs.py record --opponent peternlewis
          --rules none --games 20 --seed 1 --out FILE.json.gz
+     .venv/bin/python bench/bench_bot_beliefs.py archive strados2015-2.zip --games 100
+         --out FILE.json.gz
      .venv/bin/python bench/bench_bot_beliefs.py score FILE.json.gz... [--set MODULE.NAME=VALUE]
          [--by-kind]
      .venv/bin/python bench/bench_bot_beliefs.py   (two games against PeternLewis, then scored)
@@ -40,13 +47,16 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_bot_opponents import bench_game, find_opponent, one_opponent_parser  # noqa: E402
+from count_gravon_setups import archive_files  # noqa: E402
 
-from engine import Color  # noqa: E402
+from engine import ArbiterError, Color  # noqa: E402
 from engine.stratego.events import CaptureEvent, Event  # noqa: E402
 from engine.stratego.game import Game  # noqa: E402
+from engine.stratego.gravon import GravonError, read_gravon  # noqa: E402
 from engine.stratego.notebook import Notebook  # noqa: E402
-from engine.stratego.squares import Square  # noqa: E402
+from engine.stratego.squares import Move, Square  # noqa: E402
 from engine.stratego.variants import get_variant  # noqa: E402
+from engine.stratego.views import redact_events  # noqa: E402
 from firmware_bridge.bot.match import make_player  # noqa: E402
 from firmware_bridge.bot.players import Player  # noqa: E402
 
@@ -107,6 +117,45 @@ def record(args: argparse.Namespace) -> int:
     with gzip.open(args.out, "wt", encoding="utf-8") as out:
         json.dump({"opponent": args.opponent, "rules": args.rules, "level": args.level,
                    "seed": args.seed, "games": games}, out)
+    return 0
+
+
+def archive(args: argparse.Namespace) -> int:
+    """Replay classic games of the Gravon archive and keep both seats' updates (gzipped JSON)."""
+    games: list[dict[str, Any]] = []
+    refused = 0
+    for name, text in archive_files(args.files):
+        if len(games) >= 2 * args.games:
+            break
+        try:
+            record = read_gravon(text)
+        except GravonError:
+            continue
+        if record.gravon_type != "classic":
+            continue
+        game = record.record.new_game()
+        truth = {piece.id: piece.kind for _, piece in game.pieces()}
+        seats: dict[Color, list[tuple[dict[str, Any], list[dict[str, Any]]]]] = {c: [] for c in Color}
+        events: list[Event] = []
+        for text_move in [*record.record.moves, None]:
+            for color in Color:
+                seats[color].append((game.view(color).to_dict(), redact_events(game, events, color)))
+            if text_move is None or game.result is not None:
+                break
+            try:
+                events = game.push(Move.parse(text_move))
+            except (ValueError, ArbiterError):
+                refused += 1  # the archive's move our rules refuse: the game is kept up to there
+                break
+        for color in Color:
+            enemy = {ident: kind for ident, kind in truth.items() if ident in _enemy_ids(seats[color], color)}
+            games.append({"game": name, "color": color.value, "who": "", "reason": "archive",
+                          "plies": game.ply, "truth": enemy, "updates": seats[color]})
+    with gzip.open(args.out, "wt", encoding="utf-8") as out:
+        json.dump({"opponent": "gravon archive", "rules": "classic", "level": "", "seed": 0,
+                   "games": games}, out)
+    print(f"{len(games) // 2} archive games, {sum(g['plies'] for g in games) // 2} plies "
+          f"({refused} cut short at a move our rules refuse) -> {args.out}")
     return 0
 
 
@@ -222,6 +271,12 @@ def main() -> int:
         recording = one_opponent_parser(__doc__.splitlines()[0])
         recording.add_argument("--out", required=True, help="the games, gzipped JSON")
         return record(recording.parse_args(sys.argv[2:]))
+    if command == "archive":
+        archiving = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+        archiving.add_argument("files", nargs="+", help="Gravon archive files or zips of them")
+        archiving.add_argument("--games", type=int, default=100)
+        archiving.add_argument("--out", required=True, help="the games, gzipped JSON")
+        return archive(archiving.parse_args(sys.argv[2:]))
     if command == "score":
         scoring = argparse.ArgumentParser(description=__doc__.splitlines()[0])
         scoring.add_argument("files", nargs="+")

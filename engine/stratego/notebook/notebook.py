@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.stratego.notebook.facts import EnemyPiece, FactReader, Facts, NotebookError
 from engine.stratego.notebook.fitting import close_allowed, fit, sample_world
+from engine.stratego.notebook.library import LIBRARY_SHARE, MOVED, SetupLibrary
 from engine.stratego.notebook.prior import SetupPrior
 from engine.stratego.pieces import Color
 from engine.stratego.squares import Square
@@ -44,7 +45,7 @@ class Notebook:
     """One player's belief tracker: hard facts about enemy pieces and probabilities over them."""
 
     def __init__(self, variant: Variant, viewer: Color, prior: SetupPrior | None = None,
-                 learn_probers: bool = False) -> None:
+                 learn_probers: bool = False, library: bool = True) -> None:
         self.variant = variant
         self.learn_probers = learn_probers  # weigh unshown probers by what this opponent probes with
         self.viewer = Color(viewer)
@@ -55,6 +56,9 @@ class Notebook:
                 f"the prior must be of {self.enemy.value}'s setups in {variant.name}, not of "
                 f"{self.prior.color.value}'s in {self.prior.variant}", "notebook-prior")
         self.plain = SetupPrior.uniform(variant, self.enemy)  # the other reading: army shares
+        # Whole setups people made, read by what the enemy has shown (classic: the archive's).
+        self.library = SetupLibrary.classic(variant) if library and variant.name == "classic" else None
+        self._reading: tuple[frozenset[tuple[int, str]], list[dict[str, float]]] | None = None
         self.kinds: tuple[str, ...] = tuple(variant.army)
         self._index = {kind: i for i, kind in enumerate(self.kinds)}
         self._immobile = [not variant.kinds[k].mobile for k in self.kinds]
@@ -175,7 +179,8 @@ class Notebook:
         if closed is not None:
             allowed = closed
         trust = self.style_weight()
-        weights = [self._weights(p, allowed[i], trust) for i, p in enumerate(pieces)]
+        reading = self._library_reading()
+        weights = [self._weights(p, allowed[i], trust, reading) for i, p in enumerate(pieces)]
         rows = fit(weights, counts)
         if "flag" in self._index and "bomb" in self._index and not facts.over:
             self._flag_among_bombs(on_board, weights, rows)
@@ -183,10 +188,31 @@ class Notebook:
         possible = {p.id: frozenset(self.kinds[k] for k in allowed[i]) for i, p in enumerate(on_board)}
         return _Table([p.id for p in on_board], rows, allowed, counts, possible)
 
-    def _weights(self, piece: EnemyPiece | None, allowed: list[int], trust: float) -> list[float]:
+    def _library_reading(self) -> list[dict[str, float]] | None:
+        """The library's kinds per square given what the enemy showed where it started (cached
+        until something new is shown)."""
+        if self.library is None:
+            return None
+        library, enemy = self.library, self.enemy
+        shown = frozenset(
+            (index, piece.known or MOVED)
+            for piece in self._facts.enemies.values()
+            if piece.start is not None and (piece.known is not None or piece.moved)
+            and (index := library.index(enemy, piece.start)) is not None)
+        if self._reading is None or self._reading[0] != shown:
+            self._reading = (shown, self.library.reading(shown))
+        return self._reading[1]
+
+    def _weights(self, piece: EnemyPiece | None, allowed: list[int], trust: float,
+                 reading: list[dict[str, float]] | None) -> list[float]:
         row = [0.0] * len(self.kinds)
         start = piece.start if piece is not None else None
         habit, plain = self.prior.at(start), self.plain.at(start)
+        index = self.library.index(self.enemy, start) if self.library and start is not None else None
+        if reading is not None and index is not None:
+            here = reading[index]
+            habit = {kind: LIBRARY_SHARE * here.get(kind, 0.0) + (1 - LIBRARY_SHARE) * chance
+                     for kind, chance in habit.items()}
         still = 1.0
         if piece is not None and not piece.moved:
             still = min(IDLE_LIMIT, 1.0 + piece.idle / IDLE_TURNS)

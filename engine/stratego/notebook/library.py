@@ -1,10 +1,10 @@
 """A library of real setups: what a square holds, given what the enemy showed on other squares.
 
-A prior per square forgets that a setup is one whole: a bomb shown on one square makes the flag
-likelier beside it, a back row of movers makes the bombs likelier further forward. The library
-keeps whole setups people made (a sample of the Gravon archive's classic games), weighs each by
-how well it agrees with what the enemy has shown where its pieces started (a kind, or a first
-move: no bomb or flag), and reads each square's kinds off the weighted setups.
+A prior per square forgets that a setup is one whole: what stood on some squares tells what
+the others hold (a bomb shown beside a back corner makes the flag in that corner likelier).
+The library keeps whole setups people made (a sample of the Gravon archive's classic games),
+weighs each by how well it agrees with what the enemy has shown where its pieces started (a
+kind, or a first move: no bomb or flag), and reads each square's kinds off the weighted setups.
 """
 
 from __future__ import annotations

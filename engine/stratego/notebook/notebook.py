@@ -200,7 +200,7 @@ class Notebook:
             if piece.start is not None and (piece.known is not None or piece.moved)
             and (index := library.index(enemy, piece.start)) is not None)
         if self._reading is None or self._reading[0] != shown:
-            self._reading = (shown, self.library.reading(shown))
+            self._reading = (shown, library.reading(shown))
         return self._reading[1]
 
     def _weights(self, piece: EnemyPiece | None, allowed: list[int], trust: float,

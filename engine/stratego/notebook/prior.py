@@ -10,7 +10,6 @@ from functools import lru_cache
 from engine.stratego.notebook import gravon_classic
 from engine.stratego.notebook.human_setups import SUPPORTED, human_setup
 from engine.stratego.pieces import Color
-from engine.stratego.squares import Square
 from engine.stratego.variants import Variant
 
 DEFAULT_SAMPLES = 800  # human-like setups behind a default prior
@@ -103,7 +102,7 @@ def _counted_prior(variant: Variant, color: Color) -> SetupPrior:
                             + counts[depth * variant.width + variant.width - 1 - file])
                 for kind, counts in gravon_classic.COUNTS.items()}
         total = sum(seen.values())
-        squares[Square(square.file, square.rank).name] = {
+        squares[square.name] = {
             kind: (1 - COUNTED_MIXING) * seen.get(kind, 0.0) / total + COUNTED_MIXING * share
             for kind, share in shares.items()
         }

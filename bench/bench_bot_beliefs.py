@@ -128,16 +128,16 @@ def archive(args: argparse.Namespace) -> int:
         if len(games) >= 2 * args.games:
             break
         try:
-            record = read_gravon(text)
+            archived = read_gravon(text)
         except GravonError:
             continue
-        if record.gravon_type != "classic":
+        if archived.gravon_type != "classic":
             continue
-        game = record.record.new_game()
+        game = archived.record.new_game()
         truth = {piece.id: piece.kind for _, piece in game.pieces()}
         seats: dict[Color, list[tuple[dict[str, Any], list[dict[str, Any]]]]] = {c: [] for c in Color}
         events: list[Event] = []
-        for text_move in [*record.record.moves, None]:
+        for text_move in [*archived.record.moves, None]:
             for color in Color:
                 seats[color].append((game.view(color).to_dict(), redact_events(game, events, color)))
             if text_move is None or game.result is not None:

@@ -8,7 +8,8 @@ from their public sources and put them under one folder, named by `ARBITER_OPPON
   `see/agents/peternlewis/peternlewis` built with that folder's own Makefile (g++);
   `see/agents/celsius1.1/celsius.py` and `see/agents/vixen/vixen.py` as they are: they are
   Python 2 programs, run by the interpreter `PYTHON2` names (default `python2`; a Python 2.7
-  from pyenv works).
+  from pyenv works). PeternLewis writes a log of every game it plays to
+  `/tmp/peternlewis-output-*.log` (about 60 KB each): clear them after long runs.
 - `doi/`: Demon of Ignorance (github braathwaate/stratego). `doi/classes/` holds the compiled
   classes (javac of `src/com/cjmalloy/stratego/*.java`, `player/*.java` and
   `server/shared/*.java`), and `doi/run/` is its working folder with an `ai.cfg` that lists the

@@ -148,7 +148,8 @@ def archive(args: argparse.Namespace) -> int:
                 refused += 1  # the archive's move our rules refuse: the game is kept up to there
                 break
         for color in Color:
-            enemy = {ident: kind for ident, kind in truth.items() if ident in _enemy_ids(seats[color], color)}
+            enemies = _enemy_ids(seats[color], color)
+            enemy = {ident: kind for ident, kind in truth.items() if ident in enemies}
             games.append({"game": name, "color": color.value, "who": "", "reason": "archive",
                           "plies": game.ply, "truth": enemy, "updates": seats[color]})
     with gzip.open(args.out, "wt", encoding="utf-8") as out:

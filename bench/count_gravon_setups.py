@@ -25,11 +25,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.stratego.gravon import GRAVON_KINDS, GravonError, board_to_string, read_gravon  # noqa: E402
+from engine.stratego.notebook.library import owner_index  # noqa: E402
 from engine.stratego.pieces import Color  # noqa: E402
-from engine.stratego.squares import Square  # noqa: E402
+from engine.stratego.variants import get_variant  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPTHS, FILES = 4, 10
+CLASSIC = get_variant("classic")
 LETTERS = "BCDEFGHIJKLM"  # one letter a kind, in the order of GRAVON_KINDS (Red's letters)
 
 
@@ -46,13 +48,6 @@ def archive_files(paths: list[str]) -> Iterator[tuple[str, str]]:
                         yield name, archive.read(name).decode("utf-8", errors="replace")
         else:
             yield Path(path).name, Path(path).read_text(encoding="utf-8", errors="replace")
-
-
-def owner_index(color: Color, square: Square) -> int:
-    """The square's index in the owner's coordinates: depth x 10 + file."""
-    if color is Color.RED:
-        return square.rank * FILES + square.file
-    return (9 - square.rank) * FILES + (FILES - 1 - square.file)
 
 
 def month_of(name: str) -> str:
@@ -94,8 +89,10 @@ def main() -> int:
         months.add(month)
         letters = {color: ["?"] * (DEPTHS * FILES) for color in Color}
         for square, (color, kind) in game.record.pieces.items():
-            counts[kind][owner_index(color, square)] += 1
-            letters[color][owner_index(color, square)] = LETTERS[GRAVON_KINDS.index(kind)]
+            index = owner_index(CLASSIC, color, square)
+            assert index is not None  # the reader checked the setups
+            counts[kind][index] += 1
+            letters[color][index] = LETTERS[GRAVON_KINDS.index(kind)]
         counted += ["".join(letters[color]) for color in Color]
         setups += 2
     first, last = (min(months, key=_month_key), max(months, key=_month_key)) if months else ("", "")

@@ -52,13 +52,7 @@ class SetupLibrary:
     def index(self, color: Color, square: str) -> int | None:
         """A square of `color`'s zone in that side's own coordinates (None: outside the zone,
         as in a game started from a position rather than from setups)."""
-        where = Square.parse(square)
-        width, height = self.variant.width, self.variant.height
-        depth = where.rank if color is Color.RED else height - 1 - where.rank
-        if not 0 <= depth < self.variant.setup_rows:
-            return None
-        file = where.file if color is Color.RED else width - 1 - where.file
-        return depth * width + file
+        return owner_index(self.variant, color, Square.parse(square))
 
     def reading(self, shown: Iterable[tuple[int, str]]) -> list[dict[str, float]]:
         """Kind -> probability at each index, given (index, kind or MOVED) observations."""
@@ -76,6 +70,16 @@ class SetupLibrary:
             {kind: sum(map(weights.__getitem__, numbers)) / total for kind, numbers in holders.items()}
             for holders in self._holders
         ]
+
+
+def owner_index(variant: Variant, color: Color, square: Square) -> int | None:
+    """`square` in `color`'s own coordinates, depth (0: its back row) x width + file (0: its
+    left); None outside its setup rows."""
+    depth = square.rank if color is Color.RED else variant.height - 1 - square.rank
+    if not 0 <= depth < variant.setup_rows:
+        return None
+    file = square.file if color is Color.RED else variant.width - 1 - square.file
+    return depth * variant.width + file
 
 
 @lru_cache(maxsize=2)

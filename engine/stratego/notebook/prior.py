@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from engine.stratego.notebook import gravon_classic
 from engine.stratego.notebook.human_setups import SUPPORTED, human_setup
+from engine.stratego.notebook.library import owner_index
 from engine.stratego.pieces import Color
 from engine.stratego.variants import Variant
 
@@ -96,11 +97,10 @@ def _counted_prior(variant: Variant, color: Color) -> SetupPrior:
     zone = variant.zone(color)
     squares: dict[str, dict[str, float]] = {}
     for square in zone:
-        depth = square.rank if color is Color.RED else variant.height - 1 - square.rank
-        file = square.file if color is Color.RED else variant.width - 1 - square.file
-        seen = {kind: float(counts[depth * variant.width + file]
-                            + counts[depth * variant.width + variant.width - 1 - file])
-                for kind, counts in gravon_classic.COUNTS.items()}
+        index = owner_index(variant, color, square)
+        assert index is not None  # a square of the zone
+        mirror = index - index % variant.width + variant.width - 1 - index % variant.width
+        seen = {kind: float(counts[index] + counts[mirror]) for kind, counts in gravon_classic.COUNTS.items()}
         total = sum(seen.values())
         squares[square.name] = {
             kind: (1 - COUNTED_MIXING) * seen.get(kind, 0.0) / total + COUNTED_MIXING * share

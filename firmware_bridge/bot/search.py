@@ -38,14 +38,22 @@ class SearchStats:
 
 
 def battle_gain(board: SearchBoard, attacker: int, defender: int, values: Values) -> float:
-    """Material the attacker's side wins (negative: loses) in this battle; WIN for an objective.
+    """Material the attacker's side wins (negative: loses) in this battle; WIN for an objective
+    or for leaving the other side without a movable piece, -WIN for being left without one.
 
     Only enemy pieces are hidden, so a battle with a hidden piece is one where our piece meets
     a guess: our loss there weighs `loss_aversion` more (the guess may be wrong in every world)."""
     kinds, colors, hidden = board.kind, board.color, board.hidden
     ka, kd = kinds[attacker], kinds[defender]
     outcome = board.rules.battle[ka][kd]
-    own, theirs = values[colors[attacker]], values[colors[defender]]
+    side = colors[attacker]
+    movers = board.mobile_count[side] - (outcome != ATTACKER_WINS)
+    enemies = board.mobile_count[1 - side] - (outcome != DEFENDER_WINS and board.rules.mobile[kd])
+    if movers == 0 or enemies == 0:
+        # A side left without a movable piece loses when it is next to move (both: a draw), as
+        # `_over` counts it for the moves of a line; the capture step must not score it as material.
+        return 0.0 if movers == enemies else (WIN if movers > 0 else -WIN)
+    own, theirs = values[side], values[colors[defender]]
     if outcome == ATTACKER_WINS:
         return WIN if board.rules.objective[kd] else lost_value(theirs[kd], hidden[attacker])
     if outcome == DEFENDER_WINS:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine import get_variant
 from firmware_bridge.bot.board import BLUE, RED, SearchBoard, rules_for
 from firmware_bridge.bot.evaluation import WIN, Values, kind_values
-from firmware_bridge.bot.search import SearchStats, search_world
+from firmware_bridge.bot.search import SearchStats, battle_gain, search_world
 from firmware_bridge.bot.seat import HIDDEN_MOVED, HIDDEN_STILL
 
 CLASSIC = get_variant("classic")
@@ -40,6 +40,11 @@ def move_values(board: SearchBoard, worth: Values, moves: list[str]) -> list[flo
     return found
 
 
+def fight(board: SearchBoard, worth: Values, attacker: str, defender: str) -> float:
+    """What the capture step gives the battle of the pieces on these two squares."""
+    return battle_gain(board, board.cells[board.index(attacker)], board.cells[board.index(defender)], worth)
+
+
 def test_trading_our_last_movable_piece_while_the_enemy_keeps_one_loses_the_game() -> None:
     board, worth = generals_face_to_face(ours={}, theirs={"j8": "spy"})
     trade, step_aside = move_values(board, worth, ["e4-e5", "e4-d4"])
@@ -55,3 +60,18 @@ def test_the_opponent_does_not_trade_its_last_movable_piece_either() -> None:
     board, worth = generals_face_to_face(ours={"b2": "scout"}, theirs={}, theirs_hidden=HIDDEN_MOVED)
     stay, step_aside = move_values(board, worth, ["b2-b3", "e4-d4"])
     assert stay >= step_aside
+
+
+def test_the_capture_step_counts_taking_their_last_movable_piece_as_the_game() -> None:
+    """Our Marshal takes their General, their last movable piece: they cannot move next turn."""
+    board, worth = generals_face_to_face(ours={"f5": "marshal"}, theirs={})
+    assert fight(board, worth, "f5", "e5") == WIN
+    board, worth = generals_face_to_face(ours={"f5": "marshal"}, theirs={"j8": "spy"})
+    assert 0 < fight(board, worth, "f5", "e5") < WIN  # the Spy still moves: material
+
+
+def test_the_capture_step_counts_trading_our_last_movable_piece_as_lost_or_drawn() -> None:
+    board, worth = generals_face_to_face(ours={}, theirs={"j8": "spy"})
+    assert fight(board, worth, "e4", "e5") == -WIN  # their Spy moves on, we cannot
+    board, worth = generals_face_to_face(ours={}, theirs={})
+    assert fight(board, worth, "e4", "e5") == 0.0  # neither side can move: a draw

@@ -206,13 +206,12 @@ class Notebook:
         if self.library is None:
             return None
         library, enemy = self.library, self.enemy
-        pieces = {(index, piece.known or MOVED): piece for piece in self._shown()
-                  if piece.start is not None
-                  and (index := library.index(enemy, piece.start)) is not None}
-        shown = frozenset(pieces)
+        observations = [(index, piece.known or MOVED, self._chance(self.prior, piece))
+                        for piece in self._shown()
+                        if piece.start is not None
+                        and (index := library.index(enemy, piece.start)) is not None]
+        shown = frozenset((index, kind) for index, kind, _ in observations)
         if self._reading is None or self._reading[0] != shown:
-            observations = [(index, kind, self._chance(self.prior, piece))
-                            for (index, kind), piece in pieces.items()]
             share = library_module.LIBRARY_SHARE
             log_odds = math.log(share / (1.0 - share)) + library.log_evidence(observations)
             share = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, log_odds))))

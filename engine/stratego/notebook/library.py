@@ -9,7 +9,6 @@ kind, or a first move: no bomb or flag), and reads each square's kinds off the w
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -22,13 +21,8 @@ from engine.stratego.variants import Variant
 # Each thing shown that a setup disagrees with multiplies its weight by this: soft, because no
 # sampled setup is the enemy's own; 0.1 trusted the nearest setups too much in measured games.
 MISMATCH = 3 / 7  # a 0.3 chance of disagreeing, against 0.7 of agreeing
-# Share of the library's reading at a square before anything was shown; the rest is the
-# per-square prior. What the enemy shows then weighs the two (`log_evidence`), so an enemy that
-# sets up unlike the archive's players (a program with one fixed setup) soon leaves the library.
+# Share of the library's reading at a square; the rest is the per-square prior.
 LIBRARY_SHARE = 0.7
-# The evidence's model of one square: the kind of the library setup nearest the enemy's own with
-# this chance of being what the enemy put there, else a kind drawn by the per-square prior.
-AGREEMENT = 0.7
 MOVED = ""  # an observation: the piece that started there moved (so no bomb or flag)
 
 
@@ -76,29 +70,6 @@ class SetupLibrary:
             {kind: sum(map(weights.__getitem__, numbers)) / total for kind, numbers in holders.items()}
             for holders in self._holders
         ]
-
-    def log_evidence(self, shown: Iterable[tuple[int, str, float]]) -> float:
-        """How much likelier the library makes what was shown than the per-square prior does:
-        the log Bayes factor of (index, kind or MOVED, the prior's chance of that) observations.
-
-        Under the library a setup drawn from it holds, at each square, its own kind with chance
-        `AGREEMENT` and else one drawn by the prior; under the prior every square is its own
-        draw. A setup that agrees on a square the prior thought unlikely (chance q) multiplies
-        the factor by AGREEMENT / q + 1 - AGREEMENT; one that disagrees by 1 - AGREEMENT."""
-        observations = list(shown)
-        if not observations:
-            return 0.0
-        disagree = math.log(1.0 - AGREEMENT)
-        logs = [disagree * len(observations)] * len(self.setups)
-        for index, kind, chance in observations:
-            lift = math.log(AGREEMENT / max(chance, 1e-6) + 1.0 - AGREEMENT) - disagree
-            holders = self._holders[index]
-            kinds = [k for k in holders if k not in self._immobile] if kind == MOVED else [kind]
-            for agreeing in kinds:
-                for number in holders.get(agreeing, ()):
-                    logs[number] += lift
-        top = max(logs)
-        return top + math.log(sum(math.exp(value - top) for value in logs) / len(logs))
 
 
 def owner_index(variant: Variant, color: Color, square: Square) -> int | None:

@@ -8,10 +8,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from engine.stratego.notebook import library as library_module
 from engine.stratego.notebook.facts import EnemyPiece, FactReader, Facts, NotebookError
 from engine.stratego.notebook.fitting import close_allowed, fit, sample_world
-from engine.stratego.notebook.library import MOVED, SetupLibrary
+from engine.stratego.notebook.library import LIBRARY_SHARE, MOVED, SetupLibrary
 from engine.stratego.notebook.prior import SetupPrior
 from engine.stratego.pieces import Color
 from engine.stratego.squares import Square
@@ -59,7 +58,7 @@ class Notebook:
         self.plain = SetupPrior.uniform(variant, self.enemy)  # the other reading: army shares
         # Whole setups people made, read by what the enemy has shown (classic: the archive's).
         self.library = SetupLibrary.classic(variant) if library and variant.name == "classic" else None
-        self._reading: tuple[frozenset[tuple[int, str]], list[dict[str, float]], float] | None = None
+        self._reading: tuple[frozenset[tuple[int, str]], list[dict[str, float]]] | None = None
         self.kinds: tuple[str, ...] = tuple(variant.army)
         self._index = {kind: i for i, kind in enumerate(self.kinds)}
         self._immobile = [not variant.kinds[k].mobile for k in self.kinds]
@@ -127,30 +126,19 @@ class Notebook:
         shares (0): the posterior weight of the prior, from every kind shown on the square it
         started on and every first move (a piece that moves is no bomb or flag)."""
         log_odds = math.log(STYLE_PRIOR / (1.0 - STYLE_PRIOR))
-        for piece in self._shown():
-            ours, theirs = self._chance(self.prior, piece), self._chance(self.plain, piece)
+        immobile = [kind for kind, still in zip(self.kinds, self._immobile, strict=True) if still]
+        for piece in self._facts.enemies.values():
+            if piece.start is None or (piece.known is None and not piece.moved):
+                continue
+            habit, plain = self.prior.at(piece.start), self.plain.at(piece.start)
+            if piece.known is not None:
+                ours, theirs = habit.get(piece.known, 0.0), plain.get(piece.known, 0.0)
+            else:
+                ours = 1.0 - sum(habit.get(kind, 0.0) for kind in immobile)
+                theirs = 1.0 - sum(plain.get(kind, 0.0) for kind in immobile)
             log_odds += math.log(max(ours, 1e-6)) - math.log(max(theirs, 1e-6))
         log_odds = max(-30.0, min(30.0, log_odds))
         return 1.0 / (1.0 + math.exp(-log_odds))
-
-    def library_weight(self) -> float:
-        """How far the library's whole setups are trusted over the per-square prior (0 without
-        a library): its share before anything was shown, weighed since by what was shown."""
-        reading = self._library_reading()
-        return 0.0 if reading is None else reading[1]
-
-    def _shown(self) -> list[EnemyPiece]:
-        """Enemy pieces that told something of their start square: a kind, or a first move."""
-        return [piece for piece in self._facts.enemies.values()
-                if piece.start is not None and (piece.known is not None or piece.moved)]
-
-    def _chance(self, prior: SetupPrior, piece: EnemyPiece) -> float:
-        """What `prior` gave what `piece` showed of its start square (its kind, or: movable)."""
-        at = prior.at(piece.start)
-        if piece.known is not None:
-            return at.get(piece.known, 0.0)
-        immobile = [kind for kind, still in zip(self.kinds, self._immobile, strict=True) if still]
-        return 1.0 - sum(at.get(kind, 0.0) for kind in immobile)
 
     def beliefs(self) -> dict[int, dict[str, float]]:
         """Enemy piece id on the board -> kind -> probability (possible kinds only)."""
@@ -200,33 +188,30 @@ class Notebook:
         possible = {p.id: frozenset(self.kinds[k] for k in allowed[i]) for i, p in enumerate(on_board)}
         return _Table([p.id for p in on_board], rows, allowed, counts, possible)
 
-    def _library_reading(self) -> tuple[list[dict[str, float]], float] | None:
-        """The library's kinds per square given what the enemy showed where it started, and the
-        share they get against the per-square prior (cached until something new is shown)."""
+    def _library_reading(self) -> list[dict[str, float]] | None:
+        """The library's kinds per square given what the enemy showed where it started (cached
+        until something new is shown)."""
         if self.library is None:
             return None
         library, enemy = self.library, self.enemy
-        observations = [(index, piece.known or MOVED, self._chance(self.prior, piece))
-                        for piece in self._shown()
-                        if piece.start is not None
-                        and (index := library.index(enemy, piece.start)) is not None]
-        shown = frozenset((index, kind) for index, kind, _ in observations)
+        shown = frozenset(
+            (index, piece.known or MOVED)
+            for piece in self._facts.enemies.values()
+            if piece.start is not None and (piece.known is not None or piece.moved)
+            and (index := library.index(enemy, piece.start)) is not None)
         if self._reading is None or self._reading[0] != shown:
-            share = library_module.LIBRARY_SHARE
-            log_odds = math.log(share / (1.0 - share)) + library.log_evidence(observations)
-            share = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, log_odds))))
-            self._reading = (shown, library.reading(shown), share)
-        return self._reading[1], self._reading[2]
+            self._reading = (shown, library.reading(shown))
+        return self._reading[1]
 
     def _weights(self, piece: EnemyPiece | None, allowed: list[int], trust: float,
-                 reading: tuple[list[dict[str, float]], float] | None) -> list[float]:
+                 reading: list[dict[str, float]] | None) -> list[float]:
         row = [0.0] * len(self.kinds)
         start = piece.start if piece is not None else None
         habit, plain = self.prior.at(start), self.plain.at(start)
         index = self.library.index(self.enemy, start) if self.library and start is not None else None
         if reading is not None and index is not None:
-            here, share = reading[0][index], reading[1]
-            habit = {kind: share * here.get(kind, 0.0) + (1 - share) * chance
+            here = reading[index]
+            habit = {kind: LIBRARY_SHARE * here.get(kind, 0.0) + (1 - LIBRARY_SHARE) * chance
                      for kind, chance in habit.items()}
         still = 1.0
         if piece is not None and not piece.moved:

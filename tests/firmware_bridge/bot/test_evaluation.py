@@ -49,6 +49,7 @@ def test_a_marshal_lost_to_a_guessed_unmoved_piece_weighs_six_times_its_value() 
     shown = board.add(index("e5"), BLUE, "bomb", 2)
     guessed = board.add(index("d4"), BLUE, "bomb", 3, hidden=HIDDEN_STILL)
     moved_guess = board.add(index("f4"), BLUE, "spy", 4, moved=True, hidden=HIDDEN_MOVED)
+    board.add(index("a2"), RED, "scout", 5, moved=True)  # the Marshal is not Red's last movable piece
     worth = values()
     assert battle_gain(board, marshal, shown, worth) == -100.0  # a known bomb: its plain value
     assert loss_aversion(100.0, HIDDEN_STILL) == 6.0

@@ -70,8 +70,10 @@ def test_we_choose_a_capture_by_our_beliefs_not_by_the_world() -> None:
     scout = board.add(index("a10"), BLUE, "scout", 10, hidden=HIDDEN_STILL)
     board.add(index("b10"), BLUE, "bomb", 11)
     board.add(index("j10"), BLUE, "flag", 12, hidden=HIDDEN_STILL)
+    # Not Blue's last movable piece (taking that would end the game, not win material).
+    board.add(index("f10"), BLUE, "sergeant", 13, moved=True)
     board.to_move = BLUE
-    doubt = {10: {"bomb": 0.5, "scout": 0.5}, 12: {"flag": 1.0}}
+    doubt = {10: {"bomb": 0.5, "scout": 0.5}, 12: {"flag": 1.0}, 13: {"sergeant": 1.0}}
     model = Perception(board, RED, WORTH, doubt, set())
     assert model.our_attack(board, general, scout) < 0.0
     # Led by the world, our General takes the Scout, which cannot get away: -6 for Blue.
@@ -79,7 +81,7 @@ def test_we_choose_a_capture_by_our_beliefs_not_by_the_world() -> None:
     # Led by our beliefs, we leave it be.
     assert opponent_value(board, set(), doubt) == 0.0
     # Sure it is a Scout, we take it.
-    assert opponent_value(board, set(), {10: {"scout": 1.0}, 12: {"flag": 1.0}}) == -6.0
+    assert opponent_value(board, set(), {10: {"scout": 1.0}, 12: {"flag": 1.0}, 13: {"sergeant": 1.0}}) == -6.0
 
 
 def test_what_the_opponent_can_know_of_our_pieces() -> None:

@@ -130,6 +130,12 @@ class Watched:
         self.battles += [e for e in events if e.get("type") == "battle"]
         return self.inner.on_update(view, events)
 
+    def close(self) -> None:
+        """The game is over: the bot keeps what it saw (`ComputerPlayer.close`)."""
+        close = getattr(self.inner, "close", None)
+        if close is not None:
+            close()
+
 
 @dataclass
 class BenchGame:
@@ -150,14 +156,17 @@ class BenchGame:
 
 def bench_game(bot: str, spec: str, number: int, seed: int, rules: str, max_plies: int,
                opponent: str = "opponent", observer: Observer | None = None,
-               maker: Callable[[str, str, Color, int], Player] = make_player) -> BenchGame:
+               maker: Callable[[str, str, Color, int], Player] | None = None) -> BenchGame:
     """Game `number` of a series: our bot (`bot`, a player spec, made by `maker`) against
     `spec`, colours alternating with the number, seeds from `seed`, so every bench plays the
     same setups."""
     bot_is_red = number % 2 == 0
     game_seed = seed * 1000 + number
     color = Color.RED if bot_is_red else Color.BLUE
-    ours = Watched(maker(bot, "classic", color, game_seed * 2 + 1), color)
+    if maker is None:  # our bot as `arbiter match` makes it: it remembers this opponent
+        ours = Watched(make_player(bot, "classic", color, game_seed * 2 + 1, spec), color)
+    else:
+        ours = Watched(maker(bot, "classic", color, game_seed * 2 + 1), color)
     theirs = make_player(spec, "classic", color.other, game_seed * 2 + 2)
     red, blue = (ours, theirs) if bot_is_red else (theirs, ours)
     names = (bot, opponent) if bot_is_red else (opponent, bot)

@@ -66,8 +66,10 @@ class GameResult:
     think_seconds: dict[str, list[float]] = field(default_factory=dict)
 
 
-def make_player(spec: str, variant_name: str, color: Color, seed: int) -> Player:
-    """A player from its match spec."""
+def make_player(spec: str, variant_name: str, color: Color, seed: int,
+                opponent: str | None = None) -> Player:
+    """A player from its match spec; our bot remembers what it sees of `opponent` (a spec)
+    from game to game (`recall_shelf.SHELF`)."""
     if spec == "random":
         return RandomPlayer(variant_name, color, seed)
     if spec == "heuristic":
@@ -76,7 +78,7 @@ def make_player(spec: str, variant_name: str, color: Color, seed: int) -> Player
         from firmware_bridge.bot.player import ComputerPlayer
 
         level = spec.partition(":")[2] or "normal"
-        return ComputerPlayer(variant_name, color, level, seed)
+        return ComputerPlayer(variant_name, color, level, seed, opponent=opponent)
     if spec.startswith("ucc:"):
         from firmware_bridge.bot.ucc import UccPlayer
 
@@ -225,8 +227,8 @@ def run_match(first: str, second: str, games: int, variant_name: str, seed: int,
         first_is_red = number % 2 == 0
         game_seed = seed * 1000 + number
         red_spec, blue_spec = (first, second) if first_is_red else (second, first)
-        red = make_player(red_spec, variant_name, Color.RED, game_seed * 2 + 1)
-        blue = make_player(blue_spec, variant_name, Color.BLUE, game_seed * 2 + 2)
+        red = make_player(red_spec, variant_name, Color.RED, game_seed * 2 + 1, blue_spec)
+        blue = make_player(blue_spec, variant_name, Color.BLUE, game_seed * 2 + 2, red_spec)
         result = play_game(red, blue, variant_name, max_plies, game_seed, (red_spec, blue_spec),
                            rules)
         tally.add(result, first_is_red)

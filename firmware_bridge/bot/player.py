@@ -34,6 +34,7 @@ from firmware_bridge.bot.evaluation import (
 )
 from firmware_bridge.bot.perception import Perception
 from firmware_bridge.bot.public_rules import PublicRepetition
+from firmware_bridge.bot.recall_shelf import SHELF, RecallShelf
 from firmware_bridge.bot.search import SearchStats, flag_square, search_world
 from firmware_bridge.bot.seat import COLOR_CODE, SeatMemory
 from firmware_bridge.bot.setups import bot_setup
@@ -61,6 +62,7 @@ class Level:
     plug: bool = False  # an empty square beside our flag draws a piece of ours to stand on it
     garrison: bool = False  # while the enemy has Miners, a piece that stops them stays near our flag
     probers: bool = False  # the notebook weighs unshown probers by what this opponent probed with
+    recall: bool = False  # the notebook reads this opponent's setups of earlier games (recall.py)
 
 
 LEVELS: dict[str, Level] = {
@@ -83,13 +85,15 @@ LEVELS: dict[str, Level] = {
     # Probers (the notebook learns what this opponent probes our unknown pieces with): round
     # thirteen, better against Celsius1.1 beyond the noise (105 wins of 120 against 91), as good
     # against PeternLewis and Vixen.
+    # Recall (what this opponent showed of its setups in earlier games): round twenty-two.
     "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3,
                     informed=False, reserve=True, sappers=True, still=True, watch=True, broad=True,
-                    prudent=True, breach=True, plug=True, garrison=True, probers=True),
+                    prudent=True, breach=True, plug=True, garrison=True, probers=True,
+                    recall=True),
     # Deep replies include every approach, the steps next to our flag among them (watch).
     "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1,
                     reserve=True, sappers=True, still=True, watch=True, broad=True, prudent=True,
-                    breach=True, plug=True, garrison=True, probers=True),
+                    breach=True, plug=True, garrison=True, probers=True, recall=True),
 }
 
 UNCOVER_COST = 6.0  # stepping off a square next to our own flag, leaving the flag open
@@ -131,14 +135,23 @@ class ComputerPlayer:
     """A computer seat: `choose_setup()` once, then `on_update(view, events)` after every ruling."""
 
     def __init__(self, variant_name: str, color: Color | str, level: str = "normal",
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, opponent: str | None = None,
+                 shelf: RecallShelf | None = None) -> None:
+        """`opponent` names who we play (None: someone new each game); what we see of its setup
+        is kept on `shelf` (this process's `SHELF` if None) for the next game."""
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
         self.variant = get_variant(variant_name)
         self.color = Color(color)
         self.level = LEVELS[level]
         self.rng = random.Random(seed)
-        self.notebook = Notebook(self.variant, self.color, learn_probers=self.level.probers)
+        self.opponent = opponent if self.level.recall else None
+        self.shelf = shelf if shelf is not None else SHELF
+        recollection = (self.shelf.recollection(self.opponent, self.variant)
+                        if self.opponent is not None else None)
+        self.notebook = Notebook(self.variant, self.color, learn_probers=self.level.probers,
+                                 recall=recollection)
+        self._remembered = False  # this game's sighting is on the shelf
         self.memory = SeatMemory(self.variant, self.color.value)
         self.public_rules = PublicRepetition(self.variant, self.color)
         self.diggers = frozenset(name for name, _ in self.variant.combat.defusers)  # the kinds that defuse bombs
@@ -158,12 +171,26 @@ class ComputerPlayer:
         self.notebook.observe(view, events)
         self.memory.observe(view, events)
         self.public_rules.observe(view, events)
-        if view.get("result") is not None or view.get("to_move") != self.color.value:
+        if view.get("result") is not None:
+            self._remember()
+            return None
+        if view.get("to_move") != self.color.value:
             return None
         started = time.perf_counter()
         move = self.choose_move(view)
         self.think_times.append(time.perf_counter() - started)
         return move
+
+    def close(self) -> None:
+        """The game is over, whatever ended it (a referee that stops at a ply cap or a forfeit
+        sends no last view): what we saw of the opponent's setup goes on the shelf."""
+        self._remember()
+
+    def _remember(self) -> None:
+        """At the end of a game: what it showed of the opponent's setup goes on the shelf."""
+        if self.opponent is not None and not self._remembered:
+            self._remembered = True
+            self.shelf.remember(self.opponent, self.variant, self.notebook.seen_setup())
 
     # -- deciding ---------------------------------------------------------------------------
 

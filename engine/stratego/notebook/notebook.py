@@ -10,8 +10,9 @@ from typing import Any
 
 from engine.stratego.notebook.facts import EnemyPiece, FactReader, Facts, NotebookError
 from engine.stratego.notebook.fitting import close_allowed, fit, sample_world
-from engine.stratego.notebook.library import LIBRARY_SHARE, MOVED, SetupLibrary
+from engine.stratego.notebook.library import LIBRARY_SHARE, MOVED, SetupLibrary, owner_index
 from engine.stratego.notebook.prior import SetupPrior
+from engine.stratego.notebook.recall import Recollection, Sighting
 from engine.stratego.pieces import Color
 from engine.stratego.squares import Square
 from engine.stratego.variants import Variant
@@ -45,7 +46,8 @@ class Notebook:
     """One player's belief tracker: hard facts about enemy pieces and probabilities over them."""
 
     def __init__(self, variant: Variant, viewer: Color, prior: SetupPrior | None = None,
-                 learn_probers: bool = False, library: bool = True) -> None:
+                 learn_probers: bool = False, library: bool = True,
+                 recall: Recollection | None = None) -> None:
         self.variant = variant
         self.learn_probers = learn_probers  # weigh unshown probers by what this opponent probes with
         self.viewer = Color(viewer)
@@ -59,6 +61,11 @@ class Notebook:
         # Whole setups people made, read by what the enemy has shown (classic: the archive's).
         self.library = SetupLibrary.classic(variant) if library and variant.name == "classic" else None
         self._reading: tuple[frozenset[tuple[int, str]], list[dict[str, float]]] | None = None
+        # The setups this opponent showed in earlier games (none: a new opponent).
+        self.recall = recall if recall is not None and recall.setups else None
+        if self.recall is not None and self.recall.variant.name != variant.name:
+            raise NotebookError(f"a recollection of {self.recall.variant.name} games cannot read "
+                                f"{variant.name}", "notebook-prior")
         self.kinds: tuple[str, ...] = tuple(variant.army)
         self._index = {kind: i for i, kind in enumerate(self.kinds)}
         self._immobile = [not variant.kinds[k].mobile for k in self.kinds]
@@ -180,7 +187,8 @@ class Notebook:
             allowed = closed
         trust = self.style_weight()
         reading = self._library_reading()
-        weights = [self._weights(p, allowed[i], trust, reading) for i, p in enumerate(pieces)]
+        recalled = self._recalled(trust, reading)
+        weights = [self._weights(p, allowed[i], trust, reading, recalled) for i, p in enumerate(pieces)]
         rows = fit(weights, counts)
         if "flag" in self._index and "bomb" in self._index and not facts.over:
             self._flag_among_bombs(on_board, weights, rows)
@@ -193,32 +201,65 @@ class Notebook:
         until something new is shown)."""
         if self.library is None:
             return None
-        library, enemy = self.library, self.enemy
-        shown = frozenset(
-            (index, piece.known or MOVED)
-            for piece in self._facts.enemies.values()
-            if piece.start is not None and (piece.known is not None or piece.moved)
-            and (index := library.index(enemy, piece.start)) is not None)
+        shown = frozenset((index, seen) for _, index, seen in self._shown())
         if self._reading is None or self._reading[0] != shown:
-            self._reading = (shown, library.reading(shown))
+            self._reading = (shown, self.library.reading(shown))
         return self._reading[1]
 
-    def _weights(self, piece: EnemyPiece | None, allowed: list[int], trust: float,
-                 reading: list[dict[str, float]] | None) -> list[float]:
-        row = [0.0] * len(self.kinds)
-        start = piece.start if piece is not None else None
+    def _shown(self) -> list[tuple[EnemyPiece, int, str]]:
+        """Enemy pieces that showed something where they started: (piece, owner index, its kind
+        or MOVED for a first move)."""
+        return [(piece, index, piece.known or MOVED)
+                for piece in self._facts.enemies.values()
+                if piece.start is not None and (piece.known is not None or piece.moved)
+                and (index := owner_index(self.variant, self.enemy, Square.parse(piece.start))) is not None]
+
+    def seen_setup(self) -> Sighting:
+        """What this game showed of the enemy's setup, by owner index (for a `Recollection`)."""
+        sighting: list[str | None] = [None] * (self.variant.setup_rows * self.variant.width)
+        for _, index, seen in self._shown():
+            sighting[index] = seen
+        return tuple(sighting)
+
+    def _recalled(self, trust: float, reading: list[dict[str, float]] | None
+                  ) -> list[tuple[Sighting, float]] | None:
+        """The remembered setups with their chance of being this game's, given what was shown."""
+        if self.recall is None:
+            return None
+        shown = self._shown()
+        starts = {index: piece.start for piece, index, _ in shown}
+        return self.recall.reading(
+            [(index, seen) for _, index, seen in shown],
+            lambda index: self._new_setup(starts[index], trust, reading))
+
+    def _new_setup(self, start: str | None, trust: float,
+                   reading: list[dict[str, float]] | None) -> dict[str, float]:
+        """A square's kinds in a setup not remembered: the prior (with the library's reading)
+        mixed with army shares by the style weight."""
         habit, plain = self.prior.at(start), self.plain.at(start)
         index = self.library.index(self.enemy, start) if self.library and start is not None else None
         if reading is not None and index is not None:
             here = reading[index]
             habit = {kind: LIBRARY_SHARE * here.get(kind, 0.0) + (1 - LIBRARY_SHARE) * chance
                      for kind, chance in habit.items()}
+        return {kind: trust * habit.get(kind, 0.0) + (1.0 - trust) * plain.get(kind, 0.0)
+                for kind in self.kinds}
+
+    def _weights(self, piece: EnemyPiece | None, allowed: list[int], trust: float,
+                 reading: list[dict[str, float]] | None,
+                 recalled: list[tuple[Sighting, float]] | None) -> list[float]:
+        row = [0.0] * len(self.kinds)
+        start = piece.start if piece is not None else None
+        chances = self._new_setup(start, trust, reading)
+        index = owner_index(self.variant, self.enemy, Square.parse(start)) if start is not None else None
+        if recalled and index is not None and self.recall is not None:
+            chances = self._mixed(chances, index, recalled, self.recall)
         still = 1.0
         if piece is not None and not piece.moved:
             still = min(IDLE_LIMIT, 1.0 + piece.idle / IDLE_TURNS)
         for k in allowed:
             kind = self.kinds[k]
-            value = max(trust * habit.get(kind, 0.0) + (1.0 - trust) * plain.get(kind, 0.0), 1e-6)
+            value = max(chances.get(kind, 0.0), 1e-6)
             if piece is not None:
                 value *= piece.evidence.get(kind, 1.0)
                 if self.learn_probers and piece.probed and piece.known is None:
@@ -227,6 +268,20 @@ class Notebook:
                 value *= still
             row[k] = value
         return row
+
+    @staticmethod
+    def _mixed(chances: dict[str, float], index: int, recalled: list[tuple[Sighting, float]],
+               recall: Recollection) -> dict[str, float]:
+        """A square's kinds mixed over the remembered setups by their chance, a new one for the rest."""
+        by_memory: dict[str | None, float] = {}
+        for setup, weight in recalled:
+            by_memory[setup[index]] = by_memory.get(setup[index], 0.0) + weight
+        fresh = 1.0 - sum(by_memory.values())
+        mixed = {kind: fresh * chance for kind, chance in chances.items()}
+        for remembered, weight in by_memory.items():
+            for kind, chance in recall.kind_chances(remembered, chances).items():
+                mixed[kind] = mixed.get(kind, 0.0) + weight * chance
+        return mixed
 
     def _flag_among_bombs(self, on_board: list[EnemyPiece], weights: list[list[float]],
                            rows: list[list[float]]) -> None:

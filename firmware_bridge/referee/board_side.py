@@ -23,6 +23,7 @@ from firmware_bridge.board.guidance import as_plan, in_board_order, setup_steps
 from firmware_bridge.board.recognition import IllegalAttempt, MoveMade
 from firmware_bridge.board.snapshots import Stabiliser, StableBoard
 from firmware_bridge.board.sources import SensorSource
+from firmware_bridge.bot.recall_shelf import RecallShelf
 from firmware_bridge.protocol.vocabulary import ReplyPayload
 from firmware_bridge.referee import computer_choice
 from firmware_bridge.referee.board_input import BoardWatcher, SensorFeed
@@ -50,8 +51,9 @@ class BoardSide:
     def __init__(self, session: Session, lock: threading.RLock, announce: Callable[[list[Ruling]], None],
                  refresh: Callable[[], None], storage: StorageWatch, online: dict[str, str],
                  volcano_markers_sensed: bool | None = None, computer: str | None = None,
-                 computer_level: str = "normal") -> None:
+                 computer_level: str = "normal", recall: RecallShelf | None = None) -> None:
         self.session, self.lock = session, lock
+        self.recall = recall  # what the computer saw of its opponents' setups (None: this run's only)
         self.announce, self.refresh, self.storage = announce, refresh, storage
         self.online = online  # the referee's presence list: the computer's client is in it while it plays
         self.volcano_markers_sensed = volcano_markers_sensed  # the board profile's setting
@@ -84,7 +86,7 @@ class BoardSide:
         if self.computer:
             self.computer.close()
         self.computer = ComputerSeat(self.session, seat, level, make_player=make_player, lock=self.lock,
-                                     on_move=self._computer_moved) if seat else None
+                                     on_move=self._computer_moved, recall=self.recall) if seat else None
         handed_over: list[tuple[str, Any]] = []
         if self.computer:
             holder = self.session.seats.get(self.computer.seat)

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from engine import Move
 from firmware_bridge.board.guidance import Step, led_colours
 from firmware_bridge.bot import LEVELS, ComputerPlayer
+from firmware_bridge.bot.recall_shelf import RecallShelf
 from firmware_bridge.protocol import contract, crypto
 from firmware_bridge.protocol.board_steps import BoardStep, StepAction
 from firmware_bridge.protocol.vocabulary import Phase
@@ -70,8 +71,10 @@ class ComputerSeat:
     def __init__(self, session, seat: str, level: str = "normal", seed: int | None = None,
                  make_player: Callable[[str, str, str, int | None], Player] | None = None,
                  lock: threading.RLock | None = None,
-                 on_move: Callable[[list], None] | None = None) -> None:
+                 on_move: Callable[[list], None] | None = None,
+                 recall: RecallShelf | None = None) -> None:
         check_computer(seat, level)
+        self.recall = recall  # what the computer saw of each opponent's setups (None: this process's)
         self.session = session  # read only through seat_state, execute and pair (see module doc)
         self.seat, self.level, self.seed = seat, level, seed
         self.make_player = make_player or ComputerPlayer
@@ -124,6 +127,10 @@ class ComputerSeat:
         elif phase == Phase.PLAYING:
             made = self._answer_offers()
             self._think(self.session.seat_state(self.seat)["view"])
+        elif phase == Phase.OVER and self.events:
+            # It hears how the game ended (the last battle, a resignation): what it saw of the
+            # opponent's setup is kept for their next game (`ComputerPlayer` answers no move).
+            self._think(self.session.seat_state(self.seat)["view"])
         else:
             self.move = None
         return made
@@ -152,8 +159,21 @@ class ComputerSeat:
 
     def _new_game(self) -> None:
         self.game_id = self.session.game_id
-        self.player = self.make_player(self.session.variant.name, self.seat, self.level, self.seed)
+        close = getattr(self.player, "close", None)
+        if close is not None:
+            close()  # a game left unfinished: what it showed of the opponent's setup is kept too
+        if self.make_player is ComputerPlayer:
+            self.player = ComputerPlayer(self.session.variant.name, self.seat, self.level, self.seed,
+                                         opponent=self._opponent(), shelf=self.recall)
+        else:
+            self.player = self.make_player(self.session.variant.name, self.seat, self.level, self.seed)
         self.events, self.move, self.move_ply = [], None, -1
+
+    def _opponent(self) -> str:
+        """Who the computer plays: the name the other seat's tablet paired with, else the table."""
+        record = self.session.seats.get("blue" if self.seat == "red" else "red")
+        name = record.name.strip() if record is not None and record.client != CLIENT else ""
+        return f"tablet:{name}" if name else "table"
 
     def _hear(self, ruling) -> None:
         if ruling.game != self.game_id:

@@ -30,6 +30,7 @@ from typing import Any
 from engine import Move, Square
 from firmware_bridge.board.snapshots import Stabiliser, StableBoard
 from firmware_bridge.board.sources import SensorSource
+from firmware_bridge.bot.recall_shelf import RecallShelf
 from firmware_bridge.protocol import contract, crypto, signing
 from firmware_bridge.protocol.mqtt_link import MqttLink
 from firmware_bridge.protocol.signing import PublicSigner
@@ -39,7 +40,7 @@ from firmware_bridge.referee.board_side import BoardSide
 from firmware_bridge.referee.clock_ticker import ClockTicker
 from firmware_bridge.referee.clocks import TimeControl
 from firmware_bridge.referee.computer_seat import ComputerSeat
-from firmware_bridge.referee.downtime import Heartbeat
+from firmware_bridge.referee.downtime import Heartbeat, heartbeat_path
 from firmware_bridge.referee.game_records import RecordShelf
 from firmware_bridge.referee.games import TableOptions, open_table
 from firmware_bridge.referee.journal import Journal, JournalError
@@ -120,7 +121,8 @@ class Referee:
         if opened.board_game is not None:
             self.board = BoardSide(opened.board_game, self.lock, self._announce, self._snapshots,
                                    self.storage, self.online, settings.volcano_markers_sensed,
-                                   settings.computer, settings.computer_level)
+                                   settings.computer, settings.computer_level,
+                                   RecallShelf(_recall_folder(settings.journal_path)))
         # This run of the referee: every message it stamps names it (protocol/freshness.py).
         self.run = self.journal.bump("run")
         self.link = MqttLink(settings.broker_url, f"referee-{settings.board}", ca_file=settings.ca_file,
@@ -462,3 +464,11 @@ class Referee:
         """Rule a move as if the board had shown it (the terminal game and tests use this)."""
         with self.lock:
             return self._board().play(Move.parse(move) if isinstance(move, str) else move)
+
+
+def _recall_folder(journal_path: str | Path) -> Path | None:
+    """Where the computer keeps what it saw of its opponents' setups: beside the journal (an
+    in-memory journal keeps nothing on disk, and neither does the computer)."""
+    if heartbeat_path(journal_path) is None:
+        return None
+    return Path(journal_path).resolve().parent / "recall"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from engine import Color, Move, Square
 from firmware_bridge.protocol import contract
 from firmware_bridge.referee.computer_seat import REFUSAL_RULE
@@ -137,5 +139,21 @@ def test_the_computer_declines_a_draw_grants_a_takeback_and_sets_up_again_for_a_
         table.referee.announce()  # what the service does after a new game command
         table.thought()
         assert "red" in session.setups and session.phase == "setup"
+    finally:
+        table.close()
+
+
+def test_the_computer_remembers_what_it_saw_of_the_persons_setup_beside_the_journal(tmp_path):
+    table = ComputerTable(tmp_path, computer="red", level="normal", seed=4)
+    try:
+        table.start()
+        assert table.play(table.referee.computer.move) and table.settle()
+        if table.session.game.result is None:
+            assert table.play(table.human_move()) and table.settle()
+        if table.session.game.result is None:
+            assert human_command(table, "resign")["ok"]
+        (kept,) = (tmp_path / "recall").glob("table-*.barrage.json")
+        (setup,) = json.loads(kept.read_text())["setups"]
+        assert "moved" in setup["squares"] or any(kind not in (None, "moved") for kind in setup["squares"])
     finally:
         table.close()

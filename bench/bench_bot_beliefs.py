@@ -52,8 +52,9 @@ from count_gravon_setups import archive_files  # noqa: E402
 from engine import ArbiterError, Color  # noqa: E402
 from engine.stratego.events import CaptureEvent, Event  # noqa: E402
 from engine.stratego.game import Game  # noqa: E402
-from engine.stratego.gravon import GravonError, read_gravon  # noqa: E402
+from engine.stratego.gravon import GravonError, GravonGame, read_gravon  # noqa: E402
 from engine.stratego.notebook import Notebook  # noqa: E402
+from engine.stratego.notebook.recall import Recollection  # noqa: E402
 from engine.stratego.squares import Move, Square  # noqa: E402
 from engine.stratego.variants import get_variant  # noqa: E402
 from engine.stratego.views import redact_events  # noqa: E402
@@ -133,31 +134,41 @@ def archive(args: argparse.Namespace) -> int:
             continue
         if archived.gravon_type != "classic":
             continue
-        game = archived.record.new_game()
-        truth = {piece.id: piece.kind for _, piece in game.pieces()}
-        seats: dict[Color, list[tuple[dict[str, Any], list[dict[str, Any]]]]] = {c: [] for c in Color}
-        events: list[Event] = []
-        for text_move in [*archived.record.moves, None]:
-            for color in Color:
-                seats[color].append((game.view(color).to_dict(), redact_events(game, events, color)))
-            if text_move is None or game.result is not None:
-                break
-            try:
-                events = game.push(Move.parse(text_move))
-            except (ValueError, ArbiterError):
-                refused += 1  # the archive's move our rules refuse: the game is kept up to there
-                break
+        seats, truth, plies, cut = replayed(archived)
+        refused += cut
         for color in Color:
             enemies = _enemy_ids(seats[color], color)
             enemy = {ident: kind for ident, kind in truth.items() if ident in enemies}
             games.append({"game": name, "color": color.value, "who": "", "reason": "archive",
-                          "plies": game.ply, "truth": enemy, "updates": seats[color]})
+                          "plies": plies, "truth": enemy, "updates": seats[color]})
     with gzip.open(args.out, "wt", encoding="utf-8") as out:
         json.dump({"opponent": "gravon archive", "rules": "classic", "level": "", "seed": 0,
                    "games": games}, out)
     print(f"{len(games) // 2} archive games, {sum(g['plies'] for g in games) // 2} plies "
           f"({refused} cut short at a move our rules refuse) -> {args.out}")
     return 0
+
+
+Updates = list[tuple[dict[str, Any], list[dict[str, Any]]]]
+
+
+def replayed(archived: GravonGame) -> tuple[dict[Color, Updates], dict[int, str], int, int]:
+    """An archive game replayed by our rules: each seat's updates, every piece's true kind, the
+    plies played and 1 if a move our rules refuse cut it short (else 0)."""
+    game = archived.record.new_game()
+    truth = {piece.id: piece.kind for _, piece in game.pieces()}
+    seats: dict[Color, Updates] = {c: [] for c in Color}
+    events: list[Event] = []
+    for text_move in [*archived.record.moves, None]:
+        for color in Color:
+            seats[color].append((game.view(color).to_dict(), redact_events(game, events, color)))
+        if text_move is None or game.result is not None:
+            break
+        try:
+            events = game.push(Move.parse(text_move))
+        except (ValueError, ArbiterError):
+            return seats, truth, game.ply, 1  # the game is kept up to the move our rules refuse
+    return seats, truth, game.ply, 0
 
 
 def _enemy_ids(updates: list[tuple[dict[str, Any], list[dict[str, Any]]]], color: Color) -> set[int]:
@@ -191,11 +202,13 @@ class Tally:
 GROUPS = ("all", "moved", "still", "beside ours", "we attack it next", "ply < 100", "ply 100-300", "ply >= 300")
 
 
-def score_game(game: dict[str, Any], variant_name: str, tally: Tally) -> None:
-    """Replay one recorded game into a fresh notebook and score its beliefs at our turns."""
+def score_game(game: dict[str, Any], variant_name: str, tally: Tally,
+               recall: Recollection | None = None) -> None:
+    """Replay one recorded game into a fresh notebook (remembering `recall`) and score its
+    beliefs at our turns."""
     color = Color(game["color"])
     truth = {int(ident): kind for ident, kind in game["truth"].items()}
-    notebook = Notebook(get_variant(variant_name), color, learn_probers=True)
+    notebook = Notebook(get_variant(variant_name), color, learn_probers=True, recall=recall)
     updates = game["updates"]
     for number, (view, events) in enumerate(updates):
         notebook.observe(view, events)

@@ -230,14 +230,13 @@ class Notebook:
         starts = {index: piece.start for piece, index, _ in shown}
         return self.recall.reading(
             [(index, seen) for _, index, seen in shown],
-            lambda index: self._new_setup(starts[index], trust, reading))
+            lambda index: self._new_setup(starts[index], index, trust, reading))
 
-    def _new_setup(self, start: str | None, trust: float,
+    def _new_setup(self, start: str | None, index: int | None, trust: float,
                    reading: list[dict[str, float]] | None) -> dict[str, float]:
-        """A square's kinds in a setup not remembered: the prior (with the library's reading)
-        mixed with army shares by the style weight."""
+        """A square's kinds in a setup not remembered (`index`: the start square's owner index):
+        the prior (with the library's reading) mixed with army shares by the style weight."""
         habit, plain = self.prior.at(start), self.plain.at(start)
-        index = self.library.index(self.enemy, start) if self.library and start is not None else None
         if reading is not None and index is not None:
             here = reading[index]
             habit = {kind: LIBRARY_SHARE * here.get(kind, 0.0) + (1 - LIBRARY_SHARE) * chance
@@ -250,8 +249,8 @@ class Notebook:
                  recalled: list[tuple[Sighting, float]] | None) -> list[float]:
         row = [0.0] * len(self.kinds)
         start = piece.start if piece is not None else None
-        chances = self._new_setup(start, trust, reading)
         index = owner_index(self.variant, self.enemy, Square.parse(start)) if start is not None else None
+        chances = self._new_setup(start, index, trust, reading)
         if recalled and index is not None and self.recall is not None:
             chances = self._mixed(chances, index, recalled, self.recall)
         still = 1.0

@@ -218,17 +218,20 @@ class Tally:
 
 
 def run_match(first: str, second: str, games: int, variant_name: str, seed: int,
-              max_plies: int, progress: Any = None,
-              rules: str = "classic") -> tuple[Tally, list[GameResult]]:
-    """Play `games` games, `first` taking red in the even ones; returns the tally and each result."""
+              max_plies: int, progress: Any = None, rules: str = "classic",
+              recall: bool = True) -> tuple[Tally, list[GameResult]]:
+    """Play `games` games, `first` taking red in the even ones; returns the tally and each result.
+    With `recall` our bot remembers what it saw of the other player's setups from game to game."""
     tally = Tally()
     results = []
     for number in range(games):
         first_is_red = number % 2 == 0
         game_seed = seed * 1000 + number
         red_spec, blue_spec = (first, second) if first_is_red else (second, first)
-        red = make_player(red_spec, variant_name, Color.RED, game_seed * 2 + 1, blue_spec)
-        blue = make_player(blue_spec, variant_name, Color.BLUE, game_seed * 2 + 2, red_spec)
+        red = make_player(red_spec, variant_name, Color.RED, game_seed * 2 + 1,
+                          blue_spec if recall else None)
+        blue = make_player(blue_spec, variant_name, Color.BLUE, game_seed * 2 + 2,
+                           red_spec if recall else None)
         result = play_game(red, blue, variant_name, max_plies, game_seed, (red_spec, blue_spec),
                            rules)
         tally.add(result, first_is_red)
@@ -252,6 +255,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rules", default="classic", choices=RULES,
                         help="classic: the variant's repetition rules; none: without them, as the "
                              "UCC 2012 manager played (our bot obeys them all the same)")
+    parser.add_argument("--forget", action="store_true",
+                        help="our bot meets the other player as a stranger in every game (no recall)")
     args = parser.parse_args(argv)
     try:
         referee_variant(args.variant, args.rules)
@@ -263,6 +268,7 @@ def main(argv: list[str]) -> int:
         print(f"arbiter match: {error}", file=sys.stderr)
         return 2
     tally, _ = run_match(args.red, args.blue, args.games, args.variant, args.seed, args.max_plies,
-                         progress=lambda line: print(line, flush=True), rules=args.rules)
+                         progress=lambda line: print(line, flush=True), rules=args.rules,
+                         recall=not args.forget)
     print(tally.summary(args.red, args.blue))
     return 0

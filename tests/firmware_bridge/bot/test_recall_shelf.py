@@ -94,3 +94,14 @@ def test_two_names_never_share_a_file(tmp_path: Path) -> None:
     shelf = RecallShelf(tmp_path)
     assert shelf.path("ucc:a/b", CLASSIC) != shelf.path("ucc:a_b", CLASSIC)
     assert shelf.path("../../etc/passwd", CLASSIC).parent == tmp_path
+
+
+def test_a_match_remembers_the_other_player_unless_told_to_forget() -> None:
+    from firmware_bridge.bot.match import run_match
+    from firmware_bridge.bot.recall_shelf import SHELF
+
+    run_match("bot:normal", "heuristic", 1, "classic", 4, max_plies=30, recall=False)
+    assert ("heuristic", "classic") not in SHELF._kept
+    run_match("bot:normal", "heuristic", 1, "classic", 4, max_plies=30)
+    assert SHELF.recollection("heuristic", CLASSIC).games == [1]
+    del SHELF._kept[("heuristic", "classic")]

@@ -172,7 +172,7 @@ class ComputerPlayer:
         self.memory.observe(view, events)
         self.public_rules.observe(view, events)
         if view.get("result") is not None:
-            self._remember()
+            self.close()
             return None
         if view.get("to_move") != self.color.value:
             return None
@@ -183,11 +183,7 @@ class ComputerPlayer:
 
     def close(self) -> None:
         """The game is over, whatever ended it (a referee that stops at a ply cap or a forfeit
-        sends no last view): what we saw of the opponent's setup goes on the shelf."""
-        self._remember()
-
-    def _remember(self) -> None:
-        """At the end of a game: what it showed of the opponent's setup goes on the shelf."""
+        sends no last view): what we saw of the opponent's setup goes on the shelf, once."""
         if self.opponent is not None and not self._remembered:
             self._remembered = True
             self.shelf.remember(self.opponent, self.variant, self.notebook.seen_setup())

@@ -77,7 +77,7 @@ class ComputerSeat:
         self.recall = recall  # what the computer saw of each opponent's setups (None: this process's)
         self.session = session  # read only through seat_state, execute and pair (see module doc)
         self.seat, self.level, self.seed = seat, level, seed
-        self.make_player = make_player or ComputerPlayer
+        self.make_player = make_player or self._computer_player
         self.lock = lock or threading.RLock()  # the referee's: held while an answer is applied
         self.on_move = on_move or (lambda made: None)  # the rulings its move made ([]: guidance)
         self.player: Player | None = None
@@ -162,12 +162,12 @@ class ComputerSeat:
         close = getattr(self.player, "close", None)
         if close is not None:
             close()  # a game left unfinished: what it showed of the opponent's setup is kept too
-        if self.make_player is ComputerPlayer:
-            self.player = ComputerPlayer(self.session.variant.name, self.seat, self.level, self.seed,
-                                         opponent=self._opponent(), shelf=self.recall)
-        else:
-            self.player = self.make_player(self.session.variant.name, self.seat, self.level, self.seed)
+        self.player = self.make_player(self.session.variant.name, self.seat, self.level, self.seed)
         self.events, self.move, self.move_ply = [], None, -1
+
+    def _computer_player(self, variant_name: str, seat: str, level: str, seed: int | None) -> Player:
+        """The bot, remembering the person it plays (`_opponent`) on the referee's shelf."""
+        return ComputerPlayer(variant_name, seat, level, seed, opponent=self._opponent(), shelf=self.recall)
 
     def _opponent(self) -> str:
         """Who the computer plays: the name the other seat's tablet paired with, else the table."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +62,7 @@ class Notebook:
         # Whole setups people made, read by what the enemy has shown (classic: the archive's).
         self.library = SetupLibrary.classic(variant) if library and variant.name == "classic" else None
         self._reading: tuple[frozenset[tuple[int, str]], list[dict[str, float]]] | None = None
+        self._start_indices: dict[str, int | None] = {}
         # The setups this opponent showed in earlier games (none: a new opponent).
         self.recall = recall if recall is not None and recall.setups else None
         if self.recall is not None and self.recall.variant.name != variant.name:
@@ -186,9 +188,17 @@ class Notebook:
         if closed is not None:
             allowed = closed
         trust = self.style_weight()
-        reading = self._library_reading()
-        recalled = self._recalled(trust, reading)
-        weights = [self._weights(p, allowed[i], trust, reading, recalled) for i, p in enumerate(pieces)]
+        shown = self._shown()
+        reading = self._library_reading(shown)
+        new_setups: dict[str | None, dict[str, float]] = {}  # by start square, for this fit
+
+        def new_setup(start: str | None) -> dict[str, float]:
+            if start not in new_setups:
+                new_setups[start] = self._new_setup(start, trust, reading)
+            return new_setups[start]
+
+        recalled = self._recalled(shown, new_setup)
+        weights = [self._weights(p, allowed[i], new_setup, recalled) for i, p in enumerate(pieces)]
         rows = fit(weights, counts)
         if "flag" in self._index and "bomb" in self._index and not facts.over:
             self._flag_among_bombs(on_board, weights, rows)
@@ -196,23 +206,31 @@ class Notebook:
         possible = {p.id: frozenset(self.kinds[k] for k in allowed[i]) for i, p in enumerate(on_board)}
         return _Table([p.id for p in on_board], rows, allowed, counts, possible)
 
-    def _library_reading(self) -> list[dict[str, float]] | None:
+    def _library_reading(self, shown: list[tuple[EnemyPiece, int, str]]) -> list[dict[str, float]] | None:
         """The library's kinds per square given what the enemy showed where it started (cached
         until something new is shown)."""
         if self.library is None:
             return None
-        shown = frozenset((index, seen) for _, index, seen in self._shown())
-        if self._reading is None or self._reading[0] != shown:
-            self._reading = (shown, self.library.reading(shown))
+        key = frozenset((index, seen) for _, index, seen in shown)
+        if self._reading is None or self._reading[0] != key:
+            self._reading = (key, self.library.reading(key))
         return self._reading[1]
+
+    def _start_index(self, start: str | None) -> int | None:
+        """A start square in the enemy's own coordinates (None: none, or outside its setup rows)."""
+        if start is None:
+            return None
+        if start not in self._start_indices:
+            self._start_indices[start] = owner_index(self.variant, self.enemy, Square.parse(start))
+        return self._start_indices[start]
 
     def _shown(self) -> list[tuple[EnemyPiece, int, str]]:
         """Enemy pieces that showed something where they started: (piece, owner index, its kind
         or MOVED for a first move)."""
         return [(piece, index, piece.known or MOVED)
                 for piece in self._facts.enemies.values()
-                if piece.start is not None and (piece.known is not None or piece.moved)
-                and (index := owner_index(self.variant, self.enemy, Square.parse(piece.start))) is not None]
+                if (piece.known is not None or piece.moved)
+                and (index := self._start_index(piece.start)) is not None]
 
     def seen_setup(self) -> Sighting:
         """What this game showed of the enemy's setup, by owner index (for a `Recollection`)."""
@@ -221,22 +239,22 @@ class Notebook:
             sighting[index] = seen
         return tuple(sighting)
 
-    def _recalled(self, trust: float, reading: list[dict[str, float]] | None
+    def _recalled(self, shown: list[tuple[EnemyPiece, int, str]],
+                  new_setup: Callable[[str | None], dict[str, float]]
                   ) -> list[tuple[Sighting, float]] | None:
         """The remembered setups with their chance of being this game's, given what was shown."""
         if self.recall is None:
             return None
-        shown = self._shown()
         starts = {index: piece.start for piece, index, _ in shown}
-        return self.recall.reading(
-            [(index, seen) for _, index, seen in shown],
-            lambda index: self._new_setup(starts[index], index, trust, reading))
+        return self.recall.reading([(index, seen) for _, index, seen in shown],
+                                   lambda index: new_setup(starts[index]))
 
-    def _new_setup(self, start: str | None, index: int | None, trust: float,
+    def _new_setup(self, start: str | None, trust: float,
                    reading: list[dict[str, float]] | None) -> dict[str, float]:
-        """A square's kinds in a setup not remembered (`index`: the start square's owner index):
-        the prior (with the library's reading) mixed with army shares by the style weight."""
+        """A square's kinds in a setup not remembered: the prior (with the library's reading)
+        mixed with army shares by the style weight."""
         habit, plain = self.prior.at(start), self.plain.at(start)
+        index = self._start_index(start)
         if reading is not None and index is not None:
             here = reading[index]
             habit = {kind: LIBRARY_SHARE * here.get(kind, 0.0) + (1 - LIBRARY_SHARE) * chance
@@ -244,13 +262,13 @@ class Notebook:
         return {kind: trust * habit.get(kind, 0.0) + (1.0 - trust) * plain.get(kind, 0.0)
                 for kind in self.kinds}
 
-    def _weights(self, piece: EnemyPiece | None, allowed: list[int], trust: float,
-                 reading: list[dict[str, float]] | None,
+    def _weights(self, piece: EnemyPiece | None, allowed: list[int],
+                 new_setup: Callable[[str | None], dict[str, float]],
                  recalled: list[tuple[Sighting, float]] | None) -> list[float]:
         row = [0.0] * len(self.kinds)
         start = piece.start if piece is not None else None
-        index = owner_index(self.variant, self.enemy, Square.parse(start)) if start is not None else None
-        chances = self._new_setup(start, index, trust, reading)
+        index = self._start_index(start)
+        chances = new_setup(start)
         if recalled and index is not None and self.recall is not None:
             chances = self._mixed(chances, index, recalled, self.recall)
         still = 1.0

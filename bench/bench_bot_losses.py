@@ -9,6 +9,7 @@ bot never sees it.
 
 Run: nice -n 5 .venv/bin/python bench/bench_bot_losses.py --opponent celsius1.1 --rules none
           --games 20 --seed 41 [--plies 40] [--every 6] [--level normal] [--out FILE]
+          [--draws] [--first N]
 """
 
 from __future__ import annotations
@@ -74,10 +75,10 @@ class Recorder:
         self.plies.append((game.ply, ruling_text(events), board_text(game)))
 
 
-def report(out: TextIO, number: int, bot: Color, reason: str, plies: int, recorder: Recorder,
+def report(out: TextIO, number: int, bot: Color, outcome: str, plies: int, recorder: Recorder,
            last: int, every: int) -> None:
-    """One lost game: the last plies and a board every `every` of them and at the end."""
-    out.write(f"===== game {number}: the bot ({bot.value}) lost, {reason}, ply {plies}\n")
+    """One game told: the last plies and a board every `every` of them and at the end."""
+    out.write(f"===== game {number}: the bot ({bot.value}) {outcome}, ply {plies}\n")
     tail = recorder.plies[-last:]
     for index, (ply, lines, board) in enumerate(tail):
         out.write(f"ply {ply}: " + "; ".join(lines) + "\n")
@@ -89,16 +90,17 @@ def report(out: TextIO, number: int, bot: Color, reason: str, plies: int, record
 def play_all(args: argparse.Namespace, spec: str, out: TextIO) -> Counter[str]:
     """Play the games; tell each loss to `out`; return how the games ended."""
     endings: Counter[str] = Counter()
-    for number in range(args.games):
+    for number in range(args.first, args.first + args.games):
         recorder = Recorder()
         game = bench_game(f"bot:{args.level}", spec, number, args.seed, args.rules, args.max_plies,
                           observer=recorder)
         result = game.result
         endings[f"{game.who}: {result.reason}"] += 1
         print(f"game {number}: {game.who} wins, {result.reason}, {result.plies} plies", flush=True)
-        if game.who == "opponent":
-            report(out, number, game.color, result.reason, result.plies, recorder, args.plies,
-                   args.every)
+        if game.who == "opponent" or (args.draws and game.who == "nobody"):
+            outcome = "lost" if game.who == "opponent" else "drew"
+            report(out, number, game.color, f"{outcome}, {result.reason}", result.plies, recorder,
+                   args.plies, args.every)
     return endings
 
 
@@ -108,6 +110,9 @@ def main() -> int:
     parser.add_argument("--plies", type=int, default=40, help="plies told before each loss's end")
     parser.add_argument("--every", type=int, default=6, help="a board every this many of them")
     parser.add_argument("--out", default=None, help="write the report here (default: stdout)")
+    parser.add_argument("--draws", action="store_true", help="tell the drawn games too")
+    parser.add_argument("--first", type=int, default=0,
+                        help="number of the first game (its seed and colours), to split a run")
     args = parser.parse_args()
     spec = find_opponent(args.opponent)
     if spec is None:

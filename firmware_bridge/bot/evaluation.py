@@ -95,6 +95,13 @@ def kind_values(rules: Rules, alive: Mapping[int, Mapping[str, int]]) -> tuple[l
     return result[0], result[1]
 
 
+def dominates(rules: Rules, name: str, theirs: Mapping[str, int]) -> bool:
+    """True when no enemy piece alive (`theirs`: kind -> count) beats or trades with a piece of
+    kind `name`, bombs and the assassin aside."""
+    assassins = {attacker for attacker, _ in rules.variant.combat.assassins}
+    return rules.variant.kinds[name].mobile and not _beaten_by(rules, name, theirs, assassins)
+
+
 def _beaten_by(rules: Rules, name: str, theirs: Mapping[str, int], assassins: set[str]) -> bool:
     """True when an enemy soldier still alive beats or trades with `name` in some battle."""
     code, battle = rules.code, rules.battle

@@ -25,6 +25,7 @@ from firmware_bridge.bot.evaluation import (
     FLAG_PULL,
     Attraction,
     distances,
+    dominates,
     enclosed,
     expected_gain,
     garrison_term,
@@ -63,6 +64,8 @@ class Level:
     garrison: bool = False  # while the enemy has Miners, a piece that stops them stays near our flag
     probers: bool = False  # the notebook weighs unshown probers by what this opponent probed with
     recall: bool = False  # the notebook reads this opponent's setups of earlier games (recall.py)
+    release: bool = False  # the reserve ends once no enemy piece alive can beat our highest one
+    lines: bool = False  # with `watch`, the opponent's Scouts moving onto an open line to our flag
 
 
 LEVELS: dict[str, Level] = {
@@ -86,14 +89,19 @@ LEVELS: dict[str, Level] = {
     # thirteen, better against Celsius1.1 beyond the noise (105 wins of 120 against 91), as good
     # against PeternLewis and Vixen.
     # Recall (what this opponent showed of its setups in earlier games): round twenty-two.
+    # Release (a highest piece nothing alive can beat is not held back) and lines (a Scout that
+    # may fly onto an open line to our flag is an answer): round twenty-three, from games
+    # against Demon of Ignorance drawn with our unbeatable General at home and lost down an
+    # open file.
     "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3,
                     informed=False, reserve=True, sappers=True, still=True, watch=True, broad=True,
                     prudent=True, breach=True, plug=True, garrison=True, probers=True,
-                    recall=True),
+                    recall=True, release=True, lines=True),
     # Deep replies include every approach, the steps next to our flag among them (watch).
     "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1,
                     reserve=True, sappers=True, still=True, watch=True, broad=True, prudent=True,
-                    breach=True, plug=True, garrison=True, probers=True, recall=True),
+                    breach=True, plug=True, garrison=True, probers=True, recall=True,
+                    release=True, lines=True),
 }
 
 UNCOVER_COST = 6.0  # stepping off a square next to our own flag, leaving the flag open
@@ -217,7 +225,7 @@ class ComputerPlayer:
             values = self._values(board)
             found = search_world(board, me, moves, values, self.level.replies,
                                  deadline if stats.worlds else None, stats, self.level.deep, model,
-                                 self.level.watch, chooser)
+                                 self.level.watch, chooser, self.level.lines)
             if found is None:
                 break
             stats.worlds += 1
@@ -431,6 +439,8 @@ class ComputerPlayer:
         weight = PULL_WEIGHT * (1.0 + int(view.get("ply", 0)) / URGENCY_PLIES)
         danger = self._assassin_danger(board, beliefs, known_ids, me)
         top = self._top_unseen(board, known_ids, me) if self.level.reserve else -1
+        if self.level.release and top >= 0 and dominates(rules, rules.kinds[top], theirs):
+            top = -1  # nothing alive can beat it: held back, it only stalls a game it should win
         reserved = {top} - {-1}
         if self.level.broad and top >= 0:
             second = self._top_unseen(board, known_ids, me, below=top)

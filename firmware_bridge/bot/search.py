@@ -233,11 +233,12 @@ def flag_threatened(board: SearchBoard, me: int, flag: int, values: Values) -> b
             threats.append(occupant)
     if board.rules.variant.scout_strike:
         for ray in board.rays[flag]:
-            for square in ray:
+            for distance, square in enumerate(ray):
                 occupant = cells[square]
                 if occupant == EMPTY:
                     continue
-                if occupant >= 0 and colors[occupant] != me and scout[kinds[occupant]]:
+                if (occupant >= 0 and colors[occupant] != me and scout[kinds[occupant]]
+                        and not _can_block(board, me, ray[:distance])):
                     threats.append(occupant)
                 break
     if not threats:
@@ -245,6 +246,24 @@ def flag_threatened(board: SearchBoard, me: int, flag: int, values: Values) -> b
     removable = {cells[t] for o, t in attacks(board, me)
                  if cells[t] in threats and board.rules.battle[kinds[cells[o]]][kinds[cells[t]]] != DEFENDER_WINS}
     return any(t not in removable for t in threats)
+
+
+def _can_block(board: SearchBoard, me: int, line: Sequence[int]) -> bool:
+    """True when a piece of ours can step onto one of the empty squares `line` (between our flag
+    and a Scout that threatens it from afar) next move, a Scout of ours from along a clear ray."""
+    cells, colors, kinds = board.cells, board.color, board.kind
+    mobile, scout = board.rules.mobile, board.rules.scout
+    for square in line:
+        for ray in board.rays[square]:
+            for distance, origin in enumerate(ray):
+                piece = cells[origin]
+                if piece == EMPTY:
+                    continue
+                if (piece >= 0 and colors[piece] == me and mobile[kinds[piece]]
+                        and (distance == 0 or scout[kinds[piece]])):
+                    return True
+                break
+    return False
 
 
 def threats(board: SearchBoard, side: int, values: Values) -> tuple[float, float]:
@@ -308,11 +327,36 @@ def flag_approaches(board: SearchBoard, side: int, flag: int) -> list[tuple[int,
     return two_squares_allowed(board, side, found)
 
 
+def scout_lines(board: SearchBoard, side: int, flag: int) -> list[tuple[int, int]]:
+    """Long moves of `side`'s Scouts onto an empty square with a clear line to the enemy flag at
+    `flag`: from there a Scout takes it next move unless the line is shut or the Scout taken."""
+    if not board.rules.variant.scout_strike:
+        return []
+    cells, colors, kinds, scout = board.cells, board.color, board.kind, board.rules.scout
+    found = []
+    for line in board.rays[flag]:
+        for distance, square in enumerate(line):
+            if cells[square] != EMPTY:
+                break
+            if distance == 0:
+                continue  # a step next to the flag is `flag_approaches`' (and any walker's)
+            for ray in board.rays[square]:
+                for origin in ray:
+                    piece = cells[origin]
+                    if piece == EMPTY:
+                        continue
+                    if piece >= 0 and colors[piece] == side and scout[kinds[piece]]:
+                        found.append((origin, square))
+                    break
+    return two_squares_allowed(board, side, found)
+
+
 def opponent_replies(board: SearchBoard, opponent: int, victims: list[int],
-                     deep: bool, flag: int = -1) -> list[tuple[int, int]] | None:
+                     deep: bool, flag: int = -1, lines: bool = False) -> list[tuple[int, int]] | None:
     """The answers the search gives the opponent: its attacks, the escapes of the pieces we
-    threaten (`victims`), its steps next to our flag (when `flag` is given) and, `deep`, all its
-    quiet approaches; None when it cannot move at all."""
+    threaten (`victims`), its steps next to our flag (when `flag` is given), with `lines` its
+    Scouts' moves onto an open line to our flag, and, `deep`, all its quiet approaches; None when
+    it cannot move at all."""
     replies = attacks(board, opponent)
     for victim in victims:
         replies.extend(board.moves_of(victim))
@@ -320,6 +364,8 @@ def opponent_replies(board: SearchBoard, opponent: int, victims: list[int],
         replies.extend(approaches(board, opponent))
     elif flag >= 0:
         replies.extend(flag_approaches(board, opponent, flag))
+    if lines and flag >= 0 and board.cells[flag] >= 0:
+        replies.extend(scout_lines(board, opponent, flag))
     if board.mobile_count[opponent] <= 3 and not board.moves(opponent):
         return None
     return replies
@@ -327,11 +373,12 @@ def opponent_replies(board: SearchBoard, opponent: int, victims: list[int],
 
 def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
                 flag: int = -1, deep: bool = False, watch: bool = False,
-                chooser: Perception | None = None, shown: int = -1) -> float:
+                chooser: Perception | None = None, shown: int = -1, lines: bool = False) -> float:
     """The opponent (to move) answers as well as it can; value for it, after our capture step.
 
     `deep`: its quiet approaches count too, and at the end of each line we cannot parry two
-    threats at once (`leaf_value`). `watch`: its steps next to our flag count (`deep` has them).
+    threats at once (`leaf_value`). `watch`: its steps next to our flag count (`deep` has them),
+    with `lines` its Scouts' moves onto an open line to our flag too.
     `chooser`: our capture step chooses by our beliefs (`prudent_capture`); `shown` is then the
     enemy piece that fought at the root."""
     opponent = 1 - me
@@ -344,7 +391,7 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
     best = -leaf_value(board, me, mine, values) if deep else -mine
     if flag_threatened(board, me, flag, values):
         best += FLAG_THREAT
-    replies = opponent_replies(board, opponent, victims, deep, flag if watch else -1)
+    replies = opponent_replies(board, opponent, victims, deep, flag if watch else -1, lines)
     if replies is None:
         return -WIN  # it cannot move and loses
     for origin, target in replies:
@@ -408,7 +455,8 @@ def _informed_leaf(board: SearchBoard, me: int, capture: float, feared: float, v
 
 def informed_reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
                          model: Perception, flag: int = -1, deep: bool = False,
-                         shown: tuple[int, int] = (-1, -1), watch: bool = False) -> float:
+                         shown: tuple[int, int] = (-1, -1), watch: bool = False,
+                         lines: bool = False) -> float:
     """The opponent (to move) picks the answer that looks best by what it can know of our pieces
     (`model`); the value for it of that answer in this world, after our capture step (chosen by
     our beliefs, scored by the world). Ties go to the answer truly better for it. `deep`: its
@@ -426,7 +474,7 @@ def informed_reply_value(board: SearchBoard, me: int, values: Values, stats: Sea
                                               shown[0])
     exposed = FLAG_THREAT if flag_threatened(board, me, flag, values) else 0.0
     best_seen, best_true = exposed - feared, exposed - true_capture  # a quiet move elsewhere
-    replies = opponent_replies(board, opponent, victims, deep, flag if watch else -1)
+    replies = opponent_replies(board, opponent, victims, deep, flag if watch else -1, lines)
     if replies is None:
         return -WIN  # it cannot move and loses
     for origin, target in replies:
@@ -456,7 +504,8 @@ def informed_reply_value(board: SearchBoard, me: int, values: Values, stats: Sea
 def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], values: Values,
                  replies: bool, deadline: float | None, stats: SearchStats,
                  deep: bool = False, model: Perception | None = None,
-                 watch: bool = False, chooser: Perception | None = None) -> list[float] | None:
+                 watch: bool = False, chooser: Perception | None = None,
+                 lines: bool = False) -> list[float] | None:
     """The value of each root move in this world; None when the deadline passed before the end.
 
     With `model` both sides choose by what they know (`perception.py`), not by the world; with
@@ -474,10 +523,10 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
         elif replies and model is not None:
             fought = (undo[2], undo[3]) if undo[3] != EMPTY else (-1, -1)
             value = _move_gain(board, undo, values) - informed_reply_value(
-                board, me, values, stats, model, flag, deep, fought, watch)
+                board, me, values, stats, model, flag, deep, fought, watch, lines)
         elif replies:
             value = _move_gain(board, undo, values) - reply_value(
-                board, me, values, stats, flag, deep, watch, chooser, undo[3])
+                board, me, values, stats, flag, deep, watch, chooser, undo[3], lines)
         else:
             value = _move_gain(board, undo, values) - best_capture(board, 1 - me, values)[0]
         board.unmake(undo)

@@ -193,6 +193,39 @@ def test_the_general_walks_freely_once_it_has_been_seen() -> None:
     assert marshal_quiet == -RESERVE_COST and general_quiet == 0.0
 
 
+def reserve_bonus(release: bool, theirs: dict[str, int]) -> list[float]:
+    """Root bonuses at `normal` of a quiet move of our unseen General (e4-d4) and its attack on
+    a shown enemy Colonel (e4-e5), our Marshal dead and the enemy's army `theirs`."""
+    view = {"ply": 700, "to_move": "red", "pieces": [
+        {"id": 1, "color": "red", "square": "a1", "known": False, "kind": "flag"},
+        {"id": 3, "color": "red", "square": "e4", "known": False, "kind": "general"},
+        {"id": 10, "color": "blue", "square": "e5", "known": True, "kind": "colonel"},
+        {"id": 11, "color": "blue", "square": "j10", "known": False, "kind": None}]}
+    board = SearchBoard(RULES)
+    board.add(index("a1"), RED, "flag", 1)
+    board.add(index("e4"), RED, "general", 3, moved=True)
+    board.add(index("e5"), BLUE, "colonel", 10, moved=True)
+    board.add(index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
+    bot = ComputerPlayer("classic", Color.RED, "normal", seed=1)
+    bot.level = replace(bot.level, release=release, garrison=False)
+    bot.notebook.remaining = lambda: dict(theirs)  # type: ignore[method-assign]
+    moves = [(index("e4"), index("d4")), (index("e4"), index("e5"))]
+    return bot._root_bonus(board, view, moves, {10: {"colonel": 1.0}, 11: {"flag": 1.0}}, RED)
+
+
+def test_once_nothing_alive_can_beat_our_hidden_general_it_is_held_back_no_more() -> None:
+    """The reserve keeps our highest piece unseen while an enemy piece may beat it; once the
+    enemy's Marshal and General are dead, holding our General back only stalls a won game."""
+    beaten = {kind: count for kind, count in CLASSIC.army.items() if kind not in ("marshal", "general")}
+    held_quiet, held_attack = reserve_bonus(release=False, theirs=beaten)
+    free_quiet, free_attack = reserve_bonus(release=True, theirs=beaten)
+    assert free_quiet - held_quiet == pytest.approx(RESERVE_COST)
+    assert free_attack > held_attack + 50.0  # showing it in a battle costs a small share only
+    # While the enemy Marshal lives, released or not, the General stays home.
+    alive = dict(CLASSIC.army)
+    assert reserve_bonus(release=True, theirs=alive) == reserve_bonus(release=False, theirs=alive)
+
+
 def test_normal_charges_the_first_move_of_a_piece_that_never_moved() -> None:
     pieces = [(1, "red", "a1", "flag", False, False), (2, "red", "b1", "sergeant", False, False),
               (3, "red", "h4", "sergeant", True, False), (4, "red", "e2", "marshal", False, False),

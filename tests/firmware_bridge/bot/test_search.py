@@ -5,7 +5,13 @@ from __future__ import annotations
 from engine import get_variant
 from firmware_bridge.bot.board import BLUE, RED, SearchBoard, rules_for
 from firmware_bridge.bot.evaluation import WIN, Values, kind_values
-from firmware_bridge.bot.search import SearchStats, battle_gain, search_world
+from firmware_bridge.bot.search import (
+    FLAG_THREAT,
+    SearchStats,
+    battle_gain,
+    flag_threatened,
+    search_world,
+)
 from firmware_bridge.bot.seat import HIDDEN_MOVED, HIDDEN_STILL
 
 CLASSIC = get_variant("classic")
@@ -75,3 +81,43 @@ def test_the_capture_step_counts_trading_our_last_movable_piece_as_lost_or_drawn
     assert fight(board, worth, "e4", "e5") == -WIN  # their Spy moves on, we cannot
     board, worth = generals_face_to_face(ours={}, theirs={})
     assert fight(board, worth, "e4", "e5") == 0.0  # neither side can move: a draw
+
+
+def scout_over_open_file() -> SearchBoard:
+    """Our flag in the corner a1 behind a bomb on b1, the a-file open above it; our Captain on
+    b3 (one step from the file), our Sergeant far off on j2; an enemy Scout on e7 whose rank is
+    clear to a7, from where it would strike down the file."""
+    board = SearchBoard(RULES)
+    board.add(board.index("a1"), RED, "flag", 0)
+    board.add(board.index("b1"), RED, "bomb", 1)
+    board.add(board.index("b3"), RED, "captain", 2, moved=True)
+    board.add(board.index("j2"), RED, "sergeant", 3, moved=True)
+    board.add(board.index("e7"), BLUE, "scout", 10, moved=True, hidden=HIDDEN_MOVED)
+    board.add(board.index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
+    return board
+
+
+def test_a_scout_that_reaches_an_open_line_to_our_flag_is_an_answer_we_must_be_able_to_shut() -> None:
+    """With `lines`, the search sees the Scout fly onto the a-file: walking the Captain away
+    from it (b3-c3) leaves nothing that can shut the file in time, so it loses to a quiet move
+    elsewhere (j2-j3) by the flag; without `lines` the two are alike."""
+    worth = kind_values(RULES, {RED: dict(CLASSIC.army), BLUE: dict(CLASSIC.army)})
+    index = SearchBoard(RULES).index
+    pairs = [(index(origin), index(target)) for origin, target in (("b3", "c3"), ("j2", "j3"))]
+    gaps = {}
+    for lines in (False, True):
+        found = search_world(scout_over_open_file(), RED, pairs, worth, True, None, SearchStats(),
+                             watch=True, lines=lines)
+        assert found is not None
+        gaps[lines] = found[1] - found[0]
+    assert gaps[False] == 0.0
+    assert gaps[True] >= FLAG_THREAT
+
+
+def test_a_scout_on_an_open_line_to_our_flag_is_no_threat_while_we_can_shut_the_line() -> None:
+    board = scout_over_open_file()
+    board.make(board.index("e7"), board.index("a7"))  # the Scout on the file
+    worth = kind_values(RULES, {RED: dict(CLASSIC.army), BLUE: dict(CLASSIC.army)})
+    assert not flag_threatened(board, RED, board.index("a1"), worth)  # the Captain steps to a3
+    board.make(board.index("b3"), board.index("c3"))
+    assert flag_threatened(board, RED, board.index("a1"), worth)

@@ -141,6 +141,13 @@ def expected_gain(rules: Rules, attacker: str, belief: Mapping[str, float],
     return total
 
 
+def stop_chance(rules: Rules, attacker: str, belief: Mapping[str, float]) -> float:
+    """The chance, under these beliefs, that `attacker` beats or trades with the piece: whether
+    walking it to an intruder near our flag can stop the intruder at all."""
+    row = rules.battle[rules.code[attacker]]
+    return sum(p for kind, p in belief.items() if row[rules.code[kind]] != DEFENDER_WINS)
+
+
 def enclosed(board: SearchBoard, side: int) -> set[int]:
     """Squares of the opponent's pieces (of `side`'s opponent) that no walker can step next to:
     every neighbour holds a piece of theirs that never moved, a bomb for all we know. A flag

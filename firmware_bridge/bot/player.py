@@ -31,6 +31,7 @@ from firmware_bridge.bot.evaluation import (
     garrison_term,
     intruder_value,
     kind_values,
+    stop_chance,
     stopping_share,
 )
 from firmware_bridge.bot.perception import Perception
@@ -66,6 +67,7 @@ class Level:
     recall: bool = False  # the notebook reads this opponent's setups of earlier games (recall.py)
     release: bool = False  # the reserve ends once no enemy piece alive can beat our highest one
     lines: bool = False  # with `watch`, the opponent's Scouts moving onto an open line to our flag
+    stoppers: bool = False  # only a piece that may beat or trade with an intruder is drawn to it
 
 
 LEVELS: dict[str, Level] = {
@@ -89,19 +91,20 @@ LEVELS: dict[str, Level] = {
     # thirteen, better against Celsius1.1 beyond the noise (105 wins of 120 against 91), as good
     # against PeternLewis and Vixen.
     # Recall (what this opponent showed of its setups in earlier games): round twenty-two.
-    # Release (a highest piece nothing alive can beat is not held back) and lines (a Scout that
-    # may fly onto an open line to our flag is an answer): round twenty-three, from games
-    # against Demon of Ignorance drawn with our unbeatable General at home and lost down an
-    # open file.
+    # Release (a highest piece nothing alive can beat is not held back), lines (a Scout that
+    # may fly onto an open line to our flag is an answer) and stoppers (only what may stop an
+    # intruder near our flag is drawn to it): round twenty-three, from games against Demon of
+    # Ignorance drawn with our unbeatable General at home, lost down an open file, and lost to
+    # a Colonel that took the small pieces walking up to it one by one.
     "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3,
                     informed=False, reserve=True, sappers=True, still=True, watch=True, broad=True,
                     prudent=True, breach=True, plug=True, garrison=True, probers=True,
-                    recall=True, release=True, lines=True),
+                    recall=True, release=True, lines=True, stoppers=True),
     # Deep replies include every approach, the steps next to our flag among them (watch).
     "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1,
                     reserve=True, sappers=True, still=True, watch=True, broad=True, prudent=True,
                     breach=True, plug=True, garrison=True, probers=True, recall=True,
-                    release=True, lines=True),
+                    release=True, lines=True, stoppers=True),
 }
 
 UNCOVER_COST = 6.0  # stepping off a square next to our own flag, leaving the flag open
@@ -429,7 +432,10 @@ class ComputerPlayer:
                 belief = beliefs.get(piece_id)
                 if belief is None or where in shut:
                     continue
-                gain = expected_gain(rules, name, belief, values, me) + defence.get(piece_id, 0.0)
+                guard = defence.get(piece_id, 0.0)
+                if guard and self.level.stoppers:
+                    guard *= stop_chance(rules, name, belief)  # a piece it beats only feeds it
+                gain = expected_gain(rules, name, belief, values, me) + guard
                 if name in self.diggers:
                     gain += FLAG_PULL * breach.get(where, 0.0)
                 if gain > 0:

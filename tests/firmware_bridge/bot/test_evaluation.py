@@ -226,6 +226,41 @@ def test_once_nothing_alive_can_beat_our_hidden_general_it_is_held_back_no_more(
     assert reserve_bonus(release=True, theirs=alive) == reserve_bonus(release=False, theirs=alive)
 
 
+def intruder_bonus(stoppers: bool) -> list[float]:
+    """Root bonuses at `normal` of our Sergeant (e3-d3) and our shown General (h3-g3) each
+    stepping toward a shown enemy Colonel on c2, three steps from our flag on a1 (walled in by
+    bombs on a2 and b1, so no hole draws anything)."""
+    view = {"ply": 300, "to_move": "red", "pieces": [
+        {"id": 1, "color": "red", "square": "a1", "known": False, "kind": "flag"},
+        {"id": 4, "color": "red", "square": "a2", "known": False, "kind": "bomb"},
+        {"id": 5, "color": "red", "square": "b1", "known": False, "kind": "bomb"},
+        {"id": 2, "color": "red", "square": "e3", "known": False, "kind": "sergeant"},
+        {"id": 3, "color": "red", "square": "h3", "known": True, "kind": "general"},
+        {"id": 10, "color": "blue", "square": "c2", "known": True, "kind": "colonel"},
+        {"id": 11, "color": "blue", "square": "j10", "known": False, "kind": None}]}
+    board = SearchBoard(RULES)
+    board.add(index("a1"), RED, "flag", 1)
+    board.add(index("a2"), RED, "bomb", 4)
+    board.add(index("b1"), RED, "bomb", 5)
+    board.add(index("e3"), RED, "sergeant", 2, moved=True)
+    board.add(index("h3"), RED, "general", 3, moved=True)
+    board.add(index("c2"), BLUE, "colonel", 10, moved=True)
+    board.add(index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
+    bot = ComputerPlayer("classic", Color.RED, "normal", seed=1)
+    bot.level = replace(bot.level, stoppers=stoppers, garrison=False)
+    moves = [(index("e3"), index("d3")), (index("h3"), index("g3"))]
+    return bot._root_bonus(board, view, moves, {10: {"colonel": 1.0}}, RED)  # no other target
+
+
+def test_only_a_piece_that_can_stop_an_intruder_near_our_flag_is_drawn_to_it() -> None:
+    """A Sergeant walked up to a known Colonel beside our flag stops nothing: the Colonel takes
+    it and walks on. With `stoppers` the Colonel draws only what beats it (the General)."""
+    sergeant_before, general_before = intruder_bonus(stoppers=False)
+    sergeant_after, general_after = intruder_bonus(stoppers=True)
+    assert sergeant_before > 0.0 and sergeant_after == 0.0
+    assert general_after == general_before > 0.0
+
+
 def test_normal_charges_the_first_move_of_a_piece_that_never_moved() -> None:
     pieces = [(1, "red", "a1", "flag", False, False), (2, "red", "b1", "sergeant", False, False),
               (3, "red", "h4", "sergeant", True, False), (4, "red", "e2", "marshal", False, False),

@@ -224,14 +224,18 @@ def run_match(first: str, second: str, games: int, variant_name: str, seed: int,
     With `recall` our bot remembers what it saw of the other player's setups from game to game."""
     tally = Tally()
     results = []
+    # Who each side remembers: the other's spec; a bot against its own spec would otherwise keep
+    # both sides' setups under one name.
+    names = (f"{first} (first)", f"{second} (second)") if first == second else (first, second)
     for number in range(games):
         first_is_red = number % 2 == 0
         game_seed = seed * 1000 + number
         red_spec, blue_spec = (first, second) if first_is_red else (second, first)
+        red_name, blue_name = names if first_is_red else names[::-1]
         red = make_player(red_spec, variant_name, Color.RED, game_seed * 2 + 1,
-                          blue_spec if recall else None)
+                          blue_name if recall else None)
         blue = make_player(blue_spec, variant_name, Color.BLUE, game_seed * 2 + 2,
-                           red_spec if recall else None)
+                           red_name if recall else None)
         result = play_game(red, blue, variant_name, max_plies, game_seed, (red_spec, blue_spec),
                            rules)
         tally.add(result, first_is_red)

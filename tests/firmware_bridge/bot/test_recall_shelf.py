@@ -105,3 +105,18 @@ def test_a_match_remembers_the_other_player_unless_told_to_forget() -> None:
     run_match("bot:normal", "heuristic", 1, "classic", 4, max_plies=30)
     assert SHELF.recollection("heuristic", CLASSIC).games == [1]
     del SHELF._kept[("heuristic", "classic")]
+
+
+def test_a_bot_against_its_own_level_keeps_each_side_apart() -> None:
+    """`arbiter match bot:normal bot:normal`: each bot remembers the other side's setups only,
+    under a name of its own (one name would mix both armies into one memory)."""
+    from firmware_bridge.bot.match import run_match
+    from firmware_bridge.bot.recall_shelf import SHELF
+
+    run_match("bot:normal", "bot:normal", 1, "classic", 5, max_plies=30)
+    first = SHELF.recollection("bot:normal (first)", CLASSIC)
+    second = SHELF.recollection("bot:normal (second)", CLASSIC)
+    assert first.games == [1] and second.games == [1]
+    assert ("bot:normal", "classic") not in SHELF._kept
+    for name in ("bot:normal (first)", "bot:normal (second)"):
+        del SHELF._kept[(name, "classic")]

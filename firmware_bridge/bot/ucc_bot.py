@@ -154,13 +154,24 @@ class UccSeat:
 
 
 def serve(player: Any, variant: Variant, read: TextIO, write: TextIO) -> int:
-    """Play one game over the protocol: `player` is a seat (on_update/choose_setup)."""
+    """Play one game over the protocol: `player(colour, opponent name)` makes the seat
+    (on_update/choose_setup, and `close` when it has one, called however the game ends)."""
     header = read.readline().split()
     if len(header) < 4 or header[0] not in ("RED", "BLUE"):
         print(f"arbiter bot: expected 'COLOUR OPPONENT WIDTH HEIGHT', got {header!r}", file=sys.stderr)
         return 2
     color = Color(header[0].lower())
-    player = player(color)
+    seat = player(color, header[1])
+    try:
+        return _play(seat, color, variant, read, write)
+    finally:
+        close = getattr(seat, "close", None)
+        if close is not None:
+            close()  # a game cut short (QUIT, end of input) still keeps what was seen
+
+
+def _play(player: Any, color: Color, variant: Variant, read: TextIO, write: TextIO) -> int:
+    """The game after the header: our setup, then the manager's boards and moves."""
     setup = player.choose_setup()
     for line in setup_lines(variant, color, setup):
         write.write(line + "\n")
@@ -198,13 +209,17 @@ def serve(player: Any, variant: Variant, read: TextIO, write: TextIO) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """`arbiter bot --ucc [--level L] [--seed S]`: play one UCC game on stdin/stdout."""
+    """`arbiter bot --ucc [--level L] [--seed S] [--recall DIR]`: play one UCC game on
+    stdin/stdout."""
     parser = argparse.ArgumentParser(prog="arbiter bot", description=__doc__)
     parser.add_argument("--ucc", action="store_true", required=True,
                         help="speak the UCC 2012 protocol on stdin/stdout (the only mode)")
     parser.add_argument("--level", default="normal", help="easy, normal or strong")
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--recall", default=None, metavar="DIR",
+                        help="remember each opponent (by the name the manager gives) in this "
+                             "folder from one game to the next")
     args = parser.parse_args(argv)
     from firmware_bridge.bot.player import LEVELS, ComputerPlayer
 
@@ -218,7 +233,14 @@ def main(argv: list[str]) -> int:
         print(f"arbiter bot: {error}", file=sys.stderr)
         return 2
 
-    def make(color: Color) -> ComputerPlayer:
-        return ComputerPlayer(variant.name, color, args.level, args.seed)
+    from firmware_bridge.bot.recall_shelf import RecallShelf
+
+    shelf = RecallShelf(args.recall) if args.recall else None
+
+    def make(color: Color, opponent: str) -> ComputerPlayer:
+        # One game a process: without a folder there is nothing to remember it in.
+        return ComputerPlayer(variant.name, color, args.level, args.seed,
+                              opponent=f"ucc:{opponent}" if shelf is not None else None,
+                              shelf=shelf)
 
     return serve(make, variant, sys.stdin, sys.stdout)

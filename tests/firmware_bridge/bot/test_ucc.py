@@ -75,7 +75,7 @@ def test_our_bot_speaks_the_protocol_in_process() -> None:
     stdin = io.StringIO("RED opponent 10 10\nSTART\n" + "\n".join(
         board_lines_for_start()) + "\nQUIT\n")
     stdout = io.StringIO()
-    assert serve(lambda color: RandomPlayer("classic", color, 1), CLASSIC, stdin, stdout) == 0
+    assert serve(lambda color, _: RandomPlayer("classic", color, 1), CLASSIC, stdin, stdout) == 0
     lines = stdout.getvalue().splitlines()
     setup = read_setup(CLASSIC, Color.RED, lines[:4])
     assert validate_setup(CLASSIC, Color.RED, {Square.parse(s): k for s, k in setup.items()}) == []
@@ -99,3 +99,17 @@ def test_arbiter_bot_ucc_as_a_real_subprocess_plays_a_match_to_the_end(capsys) -
         assert not result.reason.startswith("forfeit"), result
         assert result.reason != "invalid-setup"
     assert arbiter(["bot", "--ucc", "--level", "nonsense"]) == 2
+
+
+def test_with_a_recall_folder_the_bot_remembers_the_opponent_the_manager_names(tmp_path) -> None:
+    """`arbiter bot --ucc --recall DIR` plays one game a process: what it saw of the opponent
+    goes into a file named for the opponent in the header (our manager says "arbiter"), also
+    when the game is cut off at the ply cap."""
+    from firmware_bridge.bot.recall_shelf import RecallShelf
+
+    command = (f"{sys.executable} -m firmware_bridge.cli.main bot --ucc --level normal --seed 4 "
+               f"--recall {tmp_path}")
+    tally, _ = run_match(f"ucc:{command}", "random", 1, "classic", 4, 120)
+    assert tally.games == 1
+    assert [path.name.split("-")[0] for path in tmp_path.iterdir()] == ["ucc_arbiter"]
+    assert RecallShelf(tmp_path).recollection("ucc:arbiter", CLASSIC).games == [1]

@@ -193,24 +193,36 @@ def test_the_general_walks_freely_once_it_has_been_seen() -> None:
     assert marshal_quiet == -RESERVE_COST and general_quiet == 0.0
 
 
-def reserve_bonus(release: bool, theirs: dict[str, int]) -> list[float]:
-    """Root bonuses at `normal` of a quiet move of our unseen General (e4-d4) and its attack on
-    a shown enemy Colonel (e4-e5), our Marshal dead and the enemy's army `theirs`."""
-    view = {"ply": 700, "to_move": "red", "pieces": [
-        {"id": 1, "color": "red", "square": "a1", "known": False, "kind": "flag"},
-        {"id": 3, "color": "red", "square": "e4", "known": False, "kind": "general"},
-        {"id": 10, "color": "blue", "square": "e5", "known": True, "kind": "colonel"},
-        {"id": 11, "color": "blue", "square": "j10", "known": False, "kind": None}]}
+def normal_bonus(pieces: list[tuple[int, str, str, str, bool]], moves: list[tuple[str, str]],
+                 beliefs: dict[int, dict[str, float]], theirs: dict[str, int] | None = None,
+                 **switches: bool) -> list[float]:
+    """Root bonuses at `normal` (garrison off, `switches` set) of red's `moves`, late in a game;
+    pieces: (id, colour, square, kind, known to the other side), all moved but the flags and
+    bombs; `theirs`: the enemy army the notebook counts alive (None: the whole army)."""
+    view = {"ply": 600, "to_move": "red", "pieces": [
+        {"id": ident, "color": color, "square": square, "known": known,
+         "kind": kind if color == "red" or known else None}
+        for ident, color, square, kind, known in pieces]}
     board = SearchBoard(RULES)
-    board.add(index("a1"), RED, "flag", 1)
-    board.add(index("e4"), RED, "general", 3, moved=True)
-    board.add(index("e5"), BLUE, "colonel", 10, moved=True)
-    board.add(index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
+    for ident, color, square, kind, known in pieces:
+        still = kind in ("flag", "bomb")
+        hidden = 0.0 if color == "red" or known else HIDDEN_STILL if still else HIDDEN_MOVED
+        board.add(index(square), RED if color == "red" else BLUE, kind, ident, not still, hidden)
     bot = ComputerPlayer("classic", Color.RED, "normal", seed=1)
-    bot.level = replace(bot.level, release=release, garrison=False)
-    bot.notebook.remaining = lambda: dict(theirs)  # type: ignore[method-assign]
-    moves = [(index("e4"), index("d4")), (index("e4"), index("e5"))]
-    return bot._root_bonus(board, view, moves, {10: {"colonel": 1.0}, 11: {"flag": 1.0}}, RED)
+    bot.level = replace(bot.level, garrison=False, **switches)
+    if theirs is not None:
+        bot.notebook.remaining = lambda: dict(theirs)  # type: ignore[method-assign]
+    root = [(index(origin), index(target)) for origin, target in moves]
+    return bot._root_bonus(board, view, root, beliefs, RED)
+
+
+def reserve_bonus(release: bool, theirs: dict[str, int]) -> list[float]:
+    """Root bonuses of a quiet move of our unseen General (e4-d4) and its attack on a shown
+    enemy Colonel (e4-e5), our Marshal dead and the enemy's army `theirs`."""
+    pieces = [(1, "red", "a1", "flag", False), (3, "red", "e4", "general", False),
+              (10, "blue", "e5", "colonel", True), (11, "blue", "j10", "flag", False)]
+    return normal_bonus(pieces, [("e4", "d4"), ("e4", "e5")],
+                        {10: {"colonel": 1.0}, 11: {"flag": 1.0}}, theirs, release=release)
 
 
 def test_once_nothing_alive_can_beat_our_hidden_general_it_is_held_back_no_more() -> None:
@@ -227,29 +239,15 @@ def test_once_nothing_alive_can_beat_our_hidden_general_it_is_held_back_no_more(
 
 
 def intruder_bonus(stoppers: bool) -> list[float]:
-    """Root bonuses at `normal` of our Sergeant (e3-d3) and our shown General (h3-g3) each
-    stepping toward a shown enemy Colonel on c2, three steps from our flag on a1 (walled in by
-    bombs on a2 and b1, so no hole draws anything)."""
-    view = {"ply": 300, "to_move": "red", "pieces": [
-        {"id": 1, "color": "red", "square": "a1", "known": False, "kind": "flag"},
-        {"id": 4, "color": "red", "square": "a2", "known": False, "kind": "bomb"},
-        {"id": 5, "color": "red", "square": "b1", "known": False, "kind": "bomb"},
-        {"id": 2, "color": "red", "square": "e3", "known": False, "kind": "sergeant"},
-        {"id": 3, "color": "red", "square": "h3", "known": True, "kind": "general"},
-        {"id": 10, "color": "blue", "square": "c2", "known": True, "kind": "colonel"},
-        {"id": 11, "color": "blue", "square": "j10", "known": False, "kind": None}]}
-    board = SearchBoard(RULES)
-    board.add(index("a1"), RED, "flag", 1)
-    board.add(index("a2"), RED, "bomb", 4)
-    board.add(index("b1"), RED, "bomb", 5)
-    board.add(index("e3"), RED, "sergeant", 2, moved=True)
-    board.add(index("h3"), RED, "general", 3, moved=True)
-    board.add(index("c2"), BLUE, "colonel", 10, moved=True)
-    board.add(index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
-    bot = ComputerPlayer("classic", Color.RED, "normal", seed=1)
-    bot.level = replace(bot.level, stoppers=stoppers, garrison=False)
-    moves = [(index("e3"), index("d3")), (index("h3"), index("g3"))]
-    return bot._root_bonus(board, view, moves, {10: {"colonel": 1.0}}, RED)  # no other target
+    """Root bonuses of our Sergeant (e3-d3) and our shown General (h3-g3) each stepping toward
+    a shown enemy Colonel on c2, three steps from our flag on a1 (walled in by bombs on a2 and
+    b1, so no hole draws anything; the Colonel the only target)."""
+    pieces = [(1, "red", "a1", "flag", False), (4, "red", "a2", "bomb", False),
+              (5, "red", "b1", "bomb", False), (2, "red", "e3", "sergeant", False),
+              (3, "red", "h3", "general", True), (10, "blue", "c2", "colonel", True),
+              (11, "blue", "j10", "flag", False)]
+    return normal_bonus(pieces, [("e3", "d3"), ("h3", "g3")], {10: {"colonel": 1.0}},
+                        stoppers=stoppers)
 
 
 def test_only_a_piece_that_can_stop_an_intruder_near_our_flag_is_drawn_to_it() -> None:

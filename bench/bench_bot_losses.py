@@ -1,7 +1,8 @@
 """The games our bot loses against one opponent, told ply by ply, to find out what beats it.
 
-For each game the bot loses (the games `bench_bot_ab.py` and `bench_bot_opponents.py` play:
-`bench_game`, the same seeds and colours, so our setups are theirs): how it ended, the last plies
+For each game the bot loses, and with `--draws` each drawn game (the games `bench_bot_ab.py` and
+`bench_bot_opponents.py` play: `bench_game`, the same seeds and colours, so our setups are
+theirs; `--first N` starts at game N, to split a run into processes): how it ended, the last plies
 as the referee ruled them (moves and battles with both kinds), and the true board every few of
 those plies and at the end, each piece marked with its side and whether the other side has seen
 it. A summary of all endings closes the report. This is the referee's record, not the bot's: the

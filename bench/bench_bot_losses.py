@@ -10,7 +10,7 @@ bot never sees it.
 
 Run: nice -n 5 .venv/bin/python bench/bench_bot_losses.py --opponent celsius1.1 --rules none
           --games 20 --seed 41 [--plies 40] [--every 6] [--level normal] [--out FILE]
-          [--draws] [--first N]
+          [--draws] [--first N] [--recall DIR]
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from engine.stratego.events import Event  # noqa: E402
 from engine.stratego.game import Game  # noqa: E402
 from engine.stratego.pieces import Color  # noqa: E402
 from engine.stratego.squares import Square  # noqa: E402
+from firmware_bridge.bot.recall_shelf import SHELF  # noqa: E402
 
 
 def piece_mark(game: Game, square: Square) -> str:
@@ -114,7 +115,12 @@ def main() -> int:
     parser.add_argument("--draws", action="store_true", help="tell the drawn games too")
     parser.add_argument("--first", type=int, default=0,
                         help="number of the first game (its seed and colours), to split a run")
+    parser.add_argument("--recall", default=None, metavar="DIR",
+                        help="keep the bot's memory of the opponent in this folder: processes "
+                             "of a split run given one folder remember each other's games")
     args = parser.parse_args()
+    if args.recall:
+        SHELF.folder = Path(args.recall)  # this process's shelf, which our bot reads
     spec = find_opponent(args.opponent)
     if spec is None:
         return 0  # a missing program is skipped (said above), so `make bench` goes on

@@ -3,7 +3,9 @@
 One `Recollection` (engine.stratego.notebook.recall) per opponent and variant, in memory and,
 given a folder, in a JSON file each (written whole to a temporary file, then renamed, so a crash
 never leaves half a file). A file that cannot be read is reported once in the log and left as it
-is: the computer plays that opponent as a new one and does not overwrite it.
+is: the computer plays that opponent as a new one and does not overwrite it. Shelves of several
+processes may share a folder (a bench split between processes): a file another one rewrote is
+read again before a game starts and before a sighting is added, so neither loses the other's.
 """
 
 from __future__ import annotations
@@ -30,11 +32,13 @@ class RecallShelf:
         self.folder = Path(folder) if folder is not None else None
         self._kept: dict[tuple[str, str], Recollection] = {}
         self._unreadable: set[tuple[str, str]] = set()
+        self._stamps: dict[tuple[str, str], int | None] = {}  # the file's mtime when read or written
 
     def recollection(self, opponent: str, variant: Variant) -> Recollection:
         """What was seen of `opponent`'s setups in `variant` (empty for a new opponent)."""
         key = (opponent, variant.name)
-        if key not in self._kept:
+        if key not in self._kept or (key not in self._unreadable
+                                     and self._stamps.get(key) != self._stamp(opponent, variant)):
             self._kept[key] = self._load(opponent, variant)
         return self._kept[key]
 
@@ -43,7 +47,9 @@ class RecallShelf:
         recollection = self.recollection(opponent, variant)
         recollection.remember(sighting)
         if self.folder is not None and (opponent, variant.name) not in self._unreadable:
-            self._save(self.path(opponent, variant), recollection)
+            path = self.path(opponent, variant)
+            self._save(path, recollection)
+            self._stamps[(opponent, variant.name)] = self._stamp(opponent, variant)
 
     def path(self, opponent: str, variant: Variant) -> Path:
         """The opponent's file: a readable name and a digest (two names never share a file)."""
@@ -52,10 +58,20 @@ class RecallShelf:
         digest = hashlib.sha256(opponent.encode("utf-8")).hexdigest()[:12]
         return self.folder / f"{readable}-{digest}.{variant.name}.json"
 
+    def _stamp(self, opponent: str, variant: Variant) -> int | None:
+        """The opponent's file's modification time (None: no folder, or no file yet)."""
+        if self.folder is None:
+            return None
+        try:
+            return self.path(opponent, variant).stat().st_mtime_ns
+        except OSError:
+            return None
+
     def _load(self, opponent: str, variant: Variant) -> Recollection:
         if self.folder is None:
             return Recollection(variant)
         path = self.path(opponent, variant)
+        self._stamps[(opponent, variant.name)] = self._stamp(opponent, variant)
         try:
             return Recollection.from_dict(variant, json.loads(path.read_text(encoding="utf-8")))
         except FileNotFoundError:

@@ -120,3 +120,17 @@ def test_a_bot_against_its_own_level_keeps_each_side_apart() -> None:
     assert ("bot:normal", "classic") not in SHELF._kept
     for name in ("bot:normal (first)", "bot:normal (second)"):
         del SHELF._kept[(name, "classic")]
+
+
+def test_two_processes_sharing_a_folder_each_read_the_others_games(tmp_path: Path) -> None:
+    """A bench split between processes shares one folder: each shelf reads a file the other
+    rewrote before the next game, and adds its own sighting to it rather than over it."""
+    here, there = RecallShelf(tmp_path), RecallShelf(tmp_path)
+    assert here.recollection("random", CLASSIC).games == []  # both have read the (empty) folder
+    assert there.recollection("random", CLASSIC).games == []
+    a_game(here)
+    assert there.recollection("random", CLASSIC).games == [1]
+    a_game(there)  # its sighting is added to here's, not written over it
+    assert sum(here.recollection("random", CLASSIC).games) == 2
+    assert RecallShelf(tmp_path).recollection("random", CLASSIC).games == (
+        here.recollection("random", CLASSIC).games)

@@ -68,7 +68,6 @@ def kind_values(rules: Rules, alive: Mapping[int, Mapping[str, int]]) -> tuple[l
     """The value of each kind code for red (0) and blue (1), given the kinds alive on each side."""
     variant = rules.variant
     combat = variant.combat
-    assassins = {attacker for attacker, _ in combat.assassins}
     result: list[list[float]] = []
     for side in (0, 1):
         mine, theirs = alive[side], alive[1 - side]
@@ -81,7 +80,7 @@ def kind_values(rules: Rules, alive: Mapping[int, Mapping[str, int]]) -> tuple[l
                 value = TRAP_VALUE
             else:
                 value = RANK_VALUE.get(kind.rank or 0, 5.0)
-                if kind.mobile and not _beaten_by(rules, name, theirs, assassins):
+                if dominates(rules, name, theirs):
                     value *= DOMINANT
             for attacker, target in combat.assassins:
                 if attacker == name and theirs.get(target, 0) > 0:

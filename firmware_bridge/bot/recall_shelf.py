@@ -37,8 +37,8 @@ class RecallShelf:
     def recollection(self, opponent: str, variant: Variant) -> Recollection:
         """What was seen of `opponent`'s setups in `variant` (empty for a new opponent)."""
         key = (opponent, variant.name)
-        if key not in self._kept or (key not in self._unreadable
-                                     and self._stamps.get(key) != self._stamp(opponent, variant)):
+        if key not in self._kept or (self.folder is not None and key not in self._unreadable
+                                     and self._stamps.get(key) != _stamp(self.path(opponent, variant))):
             self._kept[key] = self._load(opponent, variant)
         return self._kept[key]
 
@@ -49,7 +49,7 @@ class RecallShelf:
         if self.folder is not None and (opponent, variant.name) not in self._unreadable:
             path = self.path(opponent, variant)
             self._save(path, recollection)
-            self._stamps[(opponent, variant.name)] = self._stamp(opponent, variant)
+            self._stamps[(opponent, variant.name)] = _stamp(path)
 
     def path(self, opponent: str, variant: Variant) -> Path:
         """The opponent's file: a readable name and a digest (two names never share a file)."""
@@ -58,20 +58,11 @@ class RecallShelf:
         digest = hashlib.sha256(opponent.encode("utf-8")).hexdigest()[:12]
         return self.folder / f"{readable}-{digest}.{variant.name}.json"
 
-    def _stamp(self, opponent: str, variant: Variant) -> int | None:
-        """The opponent's file's modification time (None: no folder, or no file yet)."""
-        if self.folder is None:
-            return None
-        try:
-            return self.path(opponent, variant).stat().st_mtime_ns
-        except OSError:
-            return None
-
     def _load(self, opponent: str, variant: Variant) -> Recollection:
         if self.folder is None:
             return Recollection(variant)
         path = self.path(opponent, variant)
-        self._stamps[(opponent, variant.name)] = self._stamp(opponent, variant)
+        self._stamps[(opponent, variant.name)] = _stamp(path)
         try:
             return Recollection.from_dict(variant, json.loads(path.read_text(encoding="utf-8")))
         except FileNotFoundError:
@@ -93,6 +84,14 @@ class RecallShelf:
         except OSError as error:
             log.warning("cannot keep what was seen of a setup in %s: %s", path, error)
             Path(temporary).unlink(missing_ok=True)
+
+
+def _stamp(path: Path) -> int | None:
+    """A file's modification time (None: no file yet, or it cannot be read)."""
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
 
 
 # The shelf of this process: a match or a bench remembers its opponents from game to game.

@@ -248,22 +248,28 @@ def flag_threatened(board: SearchBoard, me: int, flag: int, values: Values) -> b
     return any(t not in removable for t in threats)
 
 
+def _nearest_pieces(board: SearchBoard, square: int) -> list[tuple[int, int, int]]:
+    """The first piece along each ray from `square`: (piece, its square, empty squares between)."""
+    cells = board.cells
+    found = []
+    for ray in board.rays[square]:
+        for distance, origin in enumerate(ray):
+            piece = cells[origin]
+            if piece == EMPTY:
+                continue
+            if piece >= 0:
+                found.append((piece, origin, distance))
+            break
+    return found
+
+
 def _can_block(board: SearchBoard, me: int, line: Sequence[int]) -> bool:
     """True when a piece of ours can step onto one of the empty squares `line` (between our flag
     and a Scout that threatens it from afar) next move, a Scout of ours from along a clear ray."""
-    cells, colors, kinds = board.cells, board.color, board.kind
+    colors, kinds = board.color, board.kind
     mobile, scout = board.rules.mobile, board.rules.scout
-    for square in line:
-        for ray in board.rays[square]:
-            for distance, origin in enumerate(ray):
-                piece = cells[origin]
-                if piece == EMPTY:
-                    continue
-                if (piece >= 0 and colors[piece] == me and mobile[kinds[piece]]
-                        and (distance == 0 or scout[kinds[piece]])):
-                    return True
-                break
-    return False
+    return any(colors[piece] == me and mobile[kinds[piece]] and (distance == 0 or scout[kinds[piece]])
+               for square in line for piece, _, distance in _nearest_pieces(board, square))
 
 
 def threats(board: SearchBoard, side: int, values: Values) -> tuple[float, float]:
@@ -340,14 +346,8 @@ def scout_lines(board: SearchBoard, side: int, flag: int) -> list[tuple[int, int
                 break
             if distance == 0:
                 continue  # a step next to the flag is `flag_approaches`' (and any walker's)
-            for ray in board.rays[square]:
-                for origin in ray:
-                    piece = cells[origin]
-                    if piece == EMPTY:
-                        continue
-                    if piece >= 0 and colors[piece] == side and scout[kinds[piece]]:
-                        found.append((origin, square))
-                    break
+            found += [(origin, square) for piece, origin, _ in _nearest_pieces(board, square)
+                      if colors[piece] == side and scout[kinds[piece]]]
     return two_squares_allowed(board, side, found)
 
 

@@ -49,6 +49,17 @@ SAPPER_REACH = 10
 GARRISON_REACH = 3
 GARRISON_STEP = 3.0
 GARRISON_COST = 10.0
+# A lone enemy piece that may take our flag walks at it while our army plays on the other wing;
+# its pull fades over REACH steps, so a defender gains little a step by walking home, and games
+# were lost to a Miner that walked ten steps unopposed (docs/bot.md, round twenty-four). With
+# `Level.race`, an enemy piece within RACE_REACH steps of our flag that our nearest piece able
+# to stop it is not more than RACE_SLACK steps ahead of calls that piece home: each step is worth
+# RACE_STEP x the chance the intruder takes our flag once there x the chance the piece stops it.
+RACE_REACH = 10
+RACE_SLACK = 2
+RACE_STEP = 40.0
+RACE_FLOOR = 0.05  # a smaller chance of taking our flag starts no race
+RACE_STOPPER = 0.5  # a piece that stops an intruder less often than this is no stopper
 
 Values = tuple[list[float], list[float]]  # value of each kind code, for red and for blue
 
@@ -216,6 +227,40 @@ def intruder_value(steps: int, walks: float, sapper: float = 0.0) -> float:
     if steps <= SAPPER_REACH:
         value = max(value, DEFENCE_VALUE * sapper * SAPPER_DECAY ** max(0, steps - 1))
     return value
+
+
+def flag_open(board: SearchBoard, flag: int, me: int) -> bool:
+    """True when a walker can reach our flag (on `flag`) without digging: a neighbour of it is
+    empty or holds anything but a bomb of ours."""
+    cells, colors, mobile, kinds = board.cells, board.color, board.rules.mobile, board.kind
+    return any(cells[n] < 0 or colors[cells[n]] != me or mobile[kinds[cells[n]]]
+               for n in board.neighbours[flag])
+
+
+def race_weights(board: SearchBoard, near: list[int], me: int,
+                 threats: list[tuple[int, Mapping[str, float]]]) -> dict[int, float]:
+    """Our pieces that must walk home to win a race to our flag (`near`: each square's walking
+    distance from it), with what each step home is worth; `threats` holds each enemy piece's
+    square and its belief cut to the kinds that could take our flag from there."""
+    rules = board.rules
+    called: dict[int, float] = {}
+    for square, takers in threats:
+        threat, steps = sum(takers.values()), near[square]
+        if threat < RACE_FLOOR or steps > RACE_REACH:
+            continue
+        best: tuple[int, float, int] | None = None  # (steps home, -stop chance, piece)
+        for piece in board.movers[me]:
+            where = board.square[piece]
+            if where < 0:
+                continue
+            row = rules.battle[board.kind[piece]]
+            stops = sum(p for kind, p in takers.items() if row[rules.code[kind]] != DEFENDER_WINS) / threat
+            if stops >= RACE_STOPPER and (best is None or (near[where], -stops) < best[:2]):
+                best = (near[where], -stops, piece)
+        if best is not None and steps - best[0] <= RACE_SLACK:
+            weight = RACE_STEP * threat * -best[1]
+            called[best[2]] = max(called.get(best[2], 0.0), weight)
+    return called
 
 
 def distances(rules: Rules) -> list[list[int]]:

@@ -28,9 +28,11 @@ from firmware_bridge.bot.evaluation import (
     dominates,
     enclosed,
     expected_gain,
+    flag_open,
     garrison_term,
     intruder_value,
     kind_values,
+    race_weights,
     stop_chance,
     stopping_share,
 )
@@ -68,6 +70,7 @@ class Level:
     release: bool = False  # the reserve ends once no enemy piece alive can beat our highest one
     lines: bool = False  # with `watch`, the opponent's Scouts moving onto an open line to our flag
     stoppers: bool = False  # only a piece that may beat or trade with an intruder is drawn to it
+    race: bool = False  # our nearest stopper walks home when an intruder may reach our flag first
 
 
 LEVELS: dict[str, Level] = {
@@ -96,15 +99,17 @@ LEVELS: dict[str, Level] = {
     # intruder near our flag is drawn to it): round twenty-three, from games against Demon of
     # Ignorance drawn with our unbeatable General at home, lost down an open file, and lost to
     # a Colonel that took the small pieces walking up to it one by one.
+    # Race (our nearest stopper walks home when an intruder may reach our flag first): round
+    # twenty-four, from two games lost to a lone Miner that walked to our flag unopposed.
     "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3,
                     informed=False, reserve=True, sappers=True, still=True, watch=True, broad=True,
                     prudent=True, breach=True, plug=True, garrison=True, probers=True,
-                    recall=True, release=True, lines=True, stoppers=True),
+                    recall=True, release=True, lines=True, stoppers=True, race=True),
     # Deep replies include every approach, the steps next to our flag among them (watch).
     "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1,
                     reserve=True, sappers=True, still=True, watch=True, broad=True, prudent=True,
                     breach=True, plug=True, garrison=True, probers=True, recall=True,
-                    release=True, lines=True, stoppers=True),
+                    release=True, lines=True, stoppers=True, race=True),
 }
 
 UNCOVER_COST = 6.0  # stepping off a square next to our own flag, leaving the flag open
@@ -351,6 +356,20 @@ class ComputerPlayer:
             return None
         return garrison_term(board, self._distances[flag], me, miners)
 
+    def _racers(self, board: SearchBoard, flag: int, me: int, enemy_squares: dict[int, int],
+                beliefs: dict[int, dict[str, float]]) -> dict[int, float]:
+        """With `Level.race`: our pieces called home to beat an intruder to our flag, with the
+        worth of a step (`evaluation.race_weights`); any walker takes an open flag, a Miner any."""
+        if not self.level.race or flag < 0:
+            return {}
+        assert self._distances is not None
+        kinds = self.variant.kinds
+        takers = (frozenset(k for k in kinds if kinds[k].mobile) if flag_open(board, flag, me)
+                  else self.diggers)
+        threats = [(square, {kind: p for kind, p in beliefs[ident].items() if kind in takers})
+                   for ident, square in enemy_squares.items() if ident in beliefs]
+        return race_weights(board, self._distances[flag], me, threats)
+
     def _assassin_danger(self, board: SearchBoard, beliefs: dict[int, dict[str, float]],
                          known_ids: set[int], me: int) -> dict[int, Callable[[int, int], float]]:
         """Our known pieces an enemy assassin alive hunts: piece index -> the chance, at a
@@ -453,6 +472,8 @@ class ComputerPlayer:
             if second >= 0 and values[me][second] >= BROAD_FLOOR:
                 reserved.add(second)
         home = self._garrison(board, flag, me, theirs) if self.level.garrison else None
+        racers = self._racers(board, flag, me, enemy_squares, beliefs)
+        near = self._distances[flag] if flag >= 0 else []
         result = []
         for origin, target in moves:
             piece = board.cells[origin]
@@ -460,6 +481,8 @@ class ComputerPlayer:
             bonus = weight * (attraction.pull(name, target) - attraction.pull(name, origin))
             if home is not None:
                 bonus += home(piece, origin, target)
+            if piece in racers:
+                bonus += racers[piece] * (near[origin] - near[target])
             if piece in danger:
                 at_risk = danger[piece]
                 bonus -= ASSASSIN_DREAD * values[me][board.kind[piece]] * (
@@ -472,7 +495,7 @@ class ComputerPlayer:
                 bonus += PLUG_BONUS * stops.get(name, 0.0)
             if self.level.still and not board.moved[piece]:
                 bonus -= STILL_COST
-            if board.kind[piece] in reserved and board.cells[target] < 0:
+            if board.kind[piece] in reserved and board.cells[target] < 0 and piece not in racers:
                 bonus -= RESERVE_COST
             if board.cells[target] >= 0 and board.ident[piece] not in known_ids:
                 own_value = values[me][board.kind[piece]]

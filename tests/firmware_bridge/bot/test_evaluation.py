@@ -13,6 +13,7 @@ from firmware_bridge.bot.board import BLUE, RED, SearchBoard, rules_for
 from firmware_bridge.bot.evaluation import (
     GARRISON_COST,
     GARRISON_STEP,
+    RACE_STEP,
     SAPPER_REACH,
     distances,
     enclosed,
@@ -222,7 +223,8 @@ def reserve_bonus(release: bool, theirs: dict[str, int]) -> list[float]:
     pieces = [(1, "red", "a1", "flag", False), (3, "red", "e4", "general", False),
               (10, "blue", "e5", "colonel", True), (11, "blue", "j10", "flag", False)]
     return normal_bonus(pieces, [("e4", "d4"), ("e4", "e5")],
-                        {10: {"colonel": 1.0}, 11: {"flag": 1.0}}, theirs, release=release)
+                        {10: {"colonel": 1.0}, 11: {"flag": 1.0}}, theirs, release=release,
+                        race=False)  # the open flag would call the General home
 
 
 def test_once_nothing_alive_can_beat_our_hidden_general_it_is_held_back_no_more() -> None:
@@ -257,6 +259,52 @@ def test_only_a_piece_that_can_stop_an_intruder_near_our_flag_is_drawn_to_it() -
     sergeant_after, general_after = intruder_bonus(stoppers=True)
     assert sergeant_before > 0.0 and sergeant_after == 0.0
     assert general_after == general_before > 0.0
+
+
+def race_bonus(race: bool, intruder_at: str, belief: dict[str, float],
+               walled: bool = True) -> list[float]:
+    """Root bonuses of our shown Marshal stepping toward (f3-g3) and away from (f3-e3) our
+    corner flag on j1, walled in by bombs on j2 and i1 (or open on i1), with an enemy piece
+    believed `belief` on `intruder_at`; our Scout on g2 steps home (g2-h2) too."""
+    pieces = [(1, "red", "j1", "flag", False), (2, "red", "j2", "bomb", False),
+              (4, "red", "f3", "marshal", True), (5, "red", "g2", "scout", True),
+              (10, "blue", intruder_at, "miner", False), (11, "blue", "a10", "flag", False)]
+    if walled:
+        pieces.append((3, "red", "i1", "bomb", False))
+    return normal_bonus(pieces, [("f3", "g3"), ("f3", "e3"), ("g2", "h2")],
+                        {10: belief, 11: {"flag": 1.0}}, race=race)
+
+
+def race_added(intruder_at: str, belief: dict[str, float], walled: bool = True) -> list[float]:
+    """What `race` adds to each of `race_bonus`'s moves."""
+    on = race_bonus(True, intruder_at, belief, walled)
+    off = race_bonus(False, intruder_at, belief, walled)
+    return [a - b for a, b in zip(on, off, strict=True)]
+
+
+MAYBE_MINER = {"miner": 0.3, "sergeant": 0.4, "captain": 0.3}
+
+
+def test_a_possible_miner_that_would_reach_our_flag_first_calls_the_nearest_stopper_home() -> None:
+    """Game 18 of round twenty-three: a Miner five steps from our walled corner flag, our
+    Marshal six steps off on the other side. Each step home is worth the stake (a Miner takes
+    the flag 3 times in 10) and each step away costs as much; the Scout, which a Miner beats,
+    is no stopper."""
+    home, away, scout = race_added("j6", MAYBE_MINER)
+    assert home == pytest.approx(RACE_STEP * 0.3)
+    assert away == pytest.approx(-RACE_STEP * 0.3)
+    assert scout == 0.0
+
+
+def test_no_race_while_our_stopper_is_well_ahead_or_the_intruder_cannot_dig() -> None:
+    """Nine steps off our flag the Miner is three steps behind our Marshal: no call yet. A piece
+    that cannot be a Miner takes no flag walled in by bombs; once a bomb is gone, any walker does."""
+    assert race_added("j10", MAYBE_MINER) == [0.0, 0.0, 0.0]
+    no_miner = {"sergeant": 0.5, "captain": 0.5}
+    assert race_added("j6", no_miner) == [0.0, 0.0, 0.0]
+    home, _, scout = race_added("j6", no_miner, walled=False)
+    assert home == pytest.approx(RACE_STEP)
+    assert scout == 0.0  # a Scout beats neither a Sergeant nor a Captain
 
 
 def test_normal_charges_the_first_move_of_a_piece_that_never_moved() -> None:

@@ -17,7 +17,7 @@ against Miners (`garrison_term`).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from firmware_bridge.bot.board import ATTACKER_WINS, DEFENDER_WINS, Rules, SearchBoard
 
@@ -238,7 +238,7 @@ def flag_open(board: SearchBoard, flag: int, me: int) -> bool:
 
 
 def race_weights(board: SearchBoard, near: list[int], me: int,
-                 threats: list[tuple[int, Mapping[str, float]]]) -> dict[int, float]:
+                 threats: Sequence[tuple[int, Mapping[str, float]]]) -> dict[int, float]:
     """Our pieces that must walk home to win a race to our flag (`near`: each square's walking
     distance from it), with what each step home is worth; `threats` holds each enemy piece's
     square and its belief cut to the kinds that could take our flag from there."""

@@ -11,10 +11,14 @@ sees it.
 
 Run: nice -n 5 .venv/bin/python bench/bench_bot_ledger.py --opponent peternlewis --rules none
           --games 20 --seed 172
+     .venv/bin/python bench/bench_bot_ledger.py --opponent doi --read FILE [FILE ...]
+          (tallies the games `bench_bot_losses.py --ledger FILE` saved instead of playing; with
+          the material balance every 100 plies and the think times)
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -24,6 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_bot_opponents import bench_game, find_opponent, one_opponent_parser  # noqa: E402
+from interleave import percentile  # noqa: E402
 
 from engine import get_variant  # noqa: E402
 from engine.stratego.events import Event  # noqa: E402
@@ -115,10 +120,41 @@ def tally(games: list[tuple[str, list[Battle]]]) -> None:
         print(f"  {name}: {times / count:.2f} a game")
 
 
+def read_saved(paths: list[str]) -> int:
+    """Tally the games `bench_bot_losses.py --ledger` saved: per ending, the ledger and the
+    material balance (ours minus theirs) every 100 plies; the think times of all."""
+    games: dict[str, list[tuple[str, list[Battle]]]] = defaultdict(list)
+    balance: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    think: list[float] = []
+    for path in paths:
+        with open(path, encoding="utf-8") as saved:
+            for line in saved:
+                game = json.loads(line)
+                ending = {"bot": "won", "opponent": "lost"}.get(game["who"], "drawn")
+                games[ending].append((game["color"], [Battle(**b) for b in game["battles"]]))
+                for ply, red, blue in game["material"]:
+                    if ply % 100 == 0:
+                        balance[ending][ply].append(red - blue if game["color"] == "red" else blue - red)
+                think += game["think"]
+    for ending in ("won", "drawn", "lost"):
+        print(f"the {len(games[ending])} games our bot {ending}")
+        tally(games[ending])
+        curve = ", ".join(f"{ply}: {sum(v) / len(v):+.0f} ({len(v)})"
+                          for ply, v in sorted(balance[ending].items()))
+        print(f"  material, ours minus theirs, at ply (games still on): {curve}")
+    print(f"think: p50 {percentile(think, 50):.3f} s, p99 {percentile(think, 99):.3f} s, "
+          f"max {max(think, default=0.0):.3f} s over {len(think)} moves")
+    return 0
+
+
 def main() -> int:
-    """Play the games and print the ledger of the won and the lost ones."""
+    """Play the games and print the ledger of the won and the lost ones (or tally saved ones)."""
     parser = one_opponent_parser(__doc__.splitlines()[0])
+    parser.add_argument("--read", nargs="+", default=None, metavar="FILE",
+                        help="tally games bench_bot_losses.py --ledger saved instead of playing")
     args = parser.parse_args()
+    if args.read:
+        return read_saved(args.read)
     spec = find_opponent(args.opponent)
     if spec is None:
         return 0  # a missing program is skipped (said above), so `make bench` goes on

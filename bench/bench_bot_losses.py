@@ -5,18 +5,23 @@ For each game the bot loses, and with `--draws` each drawn game (the games `benc
 theirs; `--first N` starts at game N, to split a run into processes): how it ended, the last plies
 as the referee ruled them (moves and battles with both kinds), and the true board every few of
 those plies and at the end, each piece marked with its side and whether the other side has seen
-it. A summary of all endings closes the report. This is the referee's record, not the bot's: the
-bot never sees it.
+it. A summary of all endings closes the report. With `--ledger FILE` every game (won, drawn or
+lost) is appended to FILE as one JSON line: how it ended, our think times, every battle with
+what the attacker's side knew (`bench_bot_ledger.Ledger`) and the material each side had every 50
+plies; `bench_bot_ledger.py --read FILE...` tallies such files, of split runs too. This is the
+referee's record, not the bot's: the bot never sees it.
 
 Run: nice -n 5 .venv/bin/python bench/bench_bot_losses.py --opponent celsius1.1 --rules none
           --games 20 --seed 41 [--plies 40] [--every 6] [--level normal] [--out FILE]
-          [--draws] [--first N] [--recall DIR]
+          [--draws] [--first N] [--recall DIR] [--ledger FILE]
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
+import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -24,6 +29,7 @@ from typing import Any, TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_bot_ledger import Ledger, worth  # noqa: E402
 from bench_bot_opponents import bench_game, find_opponent, one_opponent_parser  # noqa: E402
 
 from engine.stratego.events import Event  # noqa: E402
@@ -67,14 +73,26 @@ def ruling_text(events: list[Event]) -> list[str]:
     return lines
 
 
+MATERIAL_EVERY = 50  # plies between two counts of the material in the ledger file
+
+
 class Recorder:
-    """The referee's observer: each ruling's text and the board after it."""
+    """The referee's observer: each ruling's text and the board after it, the battles with what
+    the attacker knew, and each side's material every MATERIAL_EVERY plies."""
 
     def __init__(self) -> None:
         self.plies: list[tuple[int, list[str], str]] = []
+        self.ledger = Ledger()
+        self.material: list[tuple[int, float, float]] = []  # (ply, red's, blue's)
 
     def __call__(self, game: Game, events: list[Event]) -> None:
         self.plies.append((game.ply, ruling_text(events), board_text(game)))
+        self.ledger(game, events)
+        if game.ply % MATERIAL_EVERY == 0:
+            sides = {Color.RED: 0.0, Color.BLUE: 0.0}
+            for _, piece in game.pieces():
+                sides[piece.color] += worth(piece.kind)
+            self.material.append((game.ply, sides[Color.RED], sides[Color.BLUE]))
 
 
 def report(out: TextIO, number: int, bot: Color, outcome: str, plies: int, recorder: Recorder,
@@ -89,8 +107,19 @@ def report(out: TextIO, number: int, bot: Color, outcome: str, plies: int, recor
     out.flush()
 
 
+def ledger_line(number: int, bot: Color, who: str, reason: str, plies: int, think: list[float],
+                recorder: Recorder) -> str:
+    """One game of the ledger file: a JSON object on one line."""
+    return json.dumps({
+        "game": number, "color": bot.value, "who": who, "reason": reason, "plies": plies,
+        "think": [round(seconds, 4) for seconds in think],
+        "battles": [dataclasses.asdict(battle) for battle in recorder.ledger.battles],
+        "material": [list(count) for count in recorder.material]}) + "\n"
+
+
 def play_all(args: argparse.Namespace, spec: str, out: TextIO) -> Counter[str]:
-    """Play the games; tell each loss to `out`; return how the games ended."""
+    """Play the games; tell each loss to `out` (and every game to the ledger file, when asked);
+    return how the games ended."""
     endings: Counter[str] = Counter()
     for number in range(args.first, args.first + args.games):
         recorder = Recorder()
@@ -99,6 +128,10 @@ def play_all(args: argparse.Namespace, spec: str, out: TextIO) -> Counter[str]:
         result = game.result
         endings[f"{game.who}: {result.reason}"] += 1
         print(f"game {number}: {game.who} wins, {result.reason}, {result.plies} plies", flush=True)
+        if args.ledger:
+            with open(args.ledger, "a", encoding="utf-8") as ledger:
+                ledger.write(ledger_line(number, game.color, game.who, result.reason, result.plies,
+                                         result.think_seconds[game.color.value], recorder))
         if game.who == "opponent" or (args.draws and game.who == "nobody"):
             outcome = "lost" if game.who == "opponent" else "drew"
             report(out, number, game.color, f"{outcome}, {result.reason}", result.plies, recorder,
@@ -118,6 +151,9 @@ def main() -> int:
     parser.add_argument("--recall", default=None, metavar="DIR",
                         help="keep the bot's memory of the opponent in this folder: processes "
                              "of a split run given one folder remember each other's games")
+    parser.add_argument("--ledger", default=None, metavar="FILE",
+                        help="append every game to FILE as a JSON line (battles, material, think "
+                             "times) for bench_bot_ledger.py --read")
     args = parser.parse_args()
     if args.recall:
         SHELF.folder = Path(args.recall)  # this process's shelf, which our bot reads

@@ -2,7 +2,7 @@
 
 A change to the bot is measured against the bot without it under the same load and on the same
 seeds: game n is played by the level as it stands and by the level with one of its switches
-(`Level` fields in firmware_bridge/bot/player.py, e.g. `informed`, `deep`) flipped, one after the
+(`Level` fields in firmware_bridge/bot/levels.py, e.g. `informed`, `deep`) flipped, one after the
 other (the order alternates), so our setups are the same in both. The opponents are found as
 `bench_bot_opponents.py` finds them (ARBITER_OPPONENTS, PYTHON2). PeternLewis seeds its own
 random numbers from the clock, so its games still differ between the two; Vixen's do not.
@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_bot_opponents import bench_game, find_opponent, losses, one_opponent_parser  # noqa: E402
 from interleave import percentile  # noqa: E402
 
-from firmware_bridge.bot import player  # noqa: E402
+from firmware_bridge.bot import levels  # noqa: E402
 from firmware_bridge.bot.match import wilson  # noqa: E402
 
 
@@ -47,10 +47,10 @@ def fisher_one_sided(wins: int, games: int, other_wins: int, other_games: int) -
     return sum(chance(k) for k in range(wins, min(games, won) + 1))
 
 
-def play(level: player.Level, spec: str, rules: str, number: int, seed: int,
+def play(level: levels.Level, spec: str, rules: str, number: int, seed: int,
          max_plies: int) -> dict[str, Any]:
     """One game of our bot at `level` (colours alternate with the game number)."""
-    player.LEVELS[level.name] = level
+    levels.LEVELS[level.name] = level
     game = bench_game(f"bot:{level.name}", spec, number, seed, rules, max_plies)
     color = game.color.value
     return {"game": number, "who": game.who, "reason": game.result.reason,
@@ -117,7 +117,7 @@ def main() -> int:
     spec = find_opponent(args.opponent)
     if spec is None:
         return 0  # a missing program is skipped (said above), so `make bench` goes on
-    stands = player.LEVELS[args.level]
+    stands = levels.LEVELS[args.level]
     switches = args.flip.split(",")
     change: dict[str, Any] = {name: not getattr(stands, name) for name in switches}
     flipped = dataclasses.replace(stands, **change)
@@ -126,7 +126,7 @@ def main() -> int:
     started = time.perf_counter()
     played = play_interleaved(args, list(labels), lambda label, number: play(
         labels[label], spec, args.rules, number, args.seed, args.max_plies))
-    player.LEVELS[args.level] = stands
+    levels.LEVELS[args.level] = stands
     report(args, played, started)
     return 0
 

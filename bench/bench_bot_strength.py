@@ -25,8 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from interleave import percentile  # noqa: E402
 
 from engine import Color, Game, get_variant, random_setup  # noqa: E402
+from firmware_bridge.bot.levels import LEVELS  # noqa: E402
 from firmware_bridge.bot.match import Tally, make_player, play_game  # noqa: E402
-from firmware_bridge.bot.player import LEVELS, ComputerPlayer  # noqa: E402
+from firmware_bridge.bot.player import ComputerPlayer  # noqa: E402
 from firmware_bridge.bot.players import Player  # noqa: E402
 
 

@@ -4,6 +4,7 @@
 command and `ucc` the UCC 2012 programming-competition protocol in both directions.
 """
 
-from firmware_bridge.bot.player import LEVELS, ComputerPlayer, Level
+from firmware_bridge.bot.levels import LEVELS, Level
+from firmware_bridge.bot.player import ComputerPlayer
 
 __all__ = ["LEVELS", "ComputerPlayer", "Level"]

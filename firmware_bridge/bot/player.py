@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import ArbiterError
@@ -21,6 +20,7 @@ from engine.stratego.pieces import Color
 from engine.stratego.squares import Square
 from engine.stratego.variants import get_variant
 from firmware_bridge.bot.board import SearchBoard
+from firmware_bridge.bot.defence import FlagDefence, stop_chance, stopping_share
 from firmware_bridge.bot.evaluation import (
     FLAG_PULL,
     Attraction,
@@ -28,89 +28,15 @@ from firmware_bridge.bot.evaluation import (
     dominates,
     enclosed,
     expected_gain,
-    flag_open,
-    garrison_term,
-    intruder_value,
     kind_values,
-    race_weights,
-    stop_chance,
-    stopping_share,
 )
+from firmware_bridge.bot.levels import LEVELS
 from firmware_bridge.bot.perception import Perception
 from firmware_bridge.bot.public_rules import PublicRepetition
 from firmware_bridge.bot.recall_shelf import SHELF, RecallShelf
 from firmware_bridge.bot.search import SearchStats, flag_square, search_world
 from firmware_bridge.bot.seat import COLOR_CODE, SeatMemory
 from firmware_bridge.bot.setups import bot_setup
-
-
-@dataclass(frozen=True)
-class Level:
-    """How hard the bot thinks: time per move, worlds, whether it reads replies, how sharp."""
-
-    name: str
-    think_seconds: float
-    max_worlds: int
-    replies: bool  # search the opponent's answers (else: one ply and a capture step)
-    sharpness: float  # 1: trust the notebook's beliefs; below 1: mix them toward "anything goes"
-    noise: float  # random spread added to each move's value (an easy bot errs)
-    deep: bool = False  # replies include quiet approaches; forks count at the end of a line
-    informed: bool = False  # each side chooses by what it knows (perception.py), not by the world
-    reserve: bool = False  # our highest piece stays unseen and out of play while it can
-    sappers: bool = False  # an enemy piece that may defuse our bombs is an intruder from further off
-    still: bool = False  # the first move of a piece of ours costs: a still piece may be a bomb
-    watch: bool = False  # the opponent's replies include its steps next to our flag
-    broad: bool = False  # while our highest kind is unseen, the next one unseen stays home too
-    prudent: bool = False  # our capture step chooses by our beliefs, not by the world
-    breach: bool = False  # no pull toward a piece walled in by still pieces; Miners pulled to the wall
-    plug: bool = False  # an empty square beside our flag draws a piece of ours to stand on it
-    garrison: bool = False  # while the enemy has Miners, a piece that stops them stays near our flag
-    probers: bool = False  # the notebook weighs unshown probers by what this opponent probed with
-    recall: bool = False  # the notebook reads this opponent's setups of earlier games (recall.py)
-    release: bool = False  # the reserve ends once no enemy piece alive can beat our highest one
-    lines: bool = False  # with `watch`, the opponent's Scouts moving onto an open line to our flag
-    stoppers: bool = False  # only a piece that may beat or trade with an intruder is drawn to it
-    race: bool = False  # our nearest stopper walks home when an intruder may reach our flag first
-
-
-LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 0.15, 3, replies=False, deep=False, sharpness=0.4, noise=8.0),
-    # 40 worlds take ~0.03-0.1 s here (more worlds measured no better, docs/bot.md); the 0.8 s
-    # deadline leaves room for the notebook update inside the 1 s a family waits at most here,
-    # and binds mainly on a slower machine (a Raspberry Pi 5). Informed: measured no better
-    # (docs/bot.md, round four), so off. Reserve and sappers: measured together against
-    # PeternLewis (docs/bot.md, round five), on; still pieces and the watch on our flag
-    # likewise (round six), on.
-    # The broad reserve (the General held back too): round nine, against PeternLewis and
-    # Celsius1.1.
-    # Prudent (our capture step chooses by our beliefs): round ten, better against Celsius1.1
-    # and Vixen beyond the noise, as good against PeternLewis; at `strong` unmeasured.
-    # Breach (no pull toward a piece walled in by still pieces, Miners drawn to the wall):
-    # round ten, ends the games a random mover's walled flag drew, as good against the rest.
-    # Plug and garrison (holes beside our flag filled, a piece that stops Miners kept home):
-    # round eleven, 290-6-74 against 281-2-87 over 370 games, within the noise, no worse
-    # against any opponent; kept because a hole beside the flag lets any walker in.
-    # Probers (the notebook learns what this opponent probes our unknown pieces with): round
-    # thirteen, better against Celsius1.1 beyond the noise (105 wins of 120 against 91), as good
-    # against PeternLewis and Vixen.
-    # Recall (what this opponent showed of its setups in earlier games): round twenty-two.
-    # Release (a highest piece nothing alive can beat is not held back), lines (a Scout that
-    # may fly onto an open line to our flag is an answer) and stoppers (only what may stop an
-    # intruder near our flag is drawn to it): round twenty-three, from games against Demon of
-    # Ignorance drawn with our unbeatable General at home, lost down an open file, and lost to
-    # a Colonel that took the small pieces walking up to it one by one.
-    # Race (our nearest stopper walks home when an intruder may reach our flag first): round
-    # twenty-four, from two games lost to a lone Miner that walked to our flag unopposed.
-    "normal": Level("normal", 0.8, 40, replies=True, deep=False, sharpness=1.0, noise=0.3,
-                    informed=False, reserve=True, sappers=True, still=True, watch=True, broad=True,
-                    prudent=True, breach=True, plug=True, garrison=True, probers=True,
-                    recall=True, release=True, lines=True, stoppers=True, race=True),
-    # Deep replies include every approach, the steps next to our flag among them (watch).
-    "strong": Level("strong", 5.0, 300, replies=True, deep=True, sharpness=1.0, noise=0.1,
-                    reserve=True, sappers=True, still=True, watch=True, broad=True, prudent=True,
-                    breach=True, plug=True, garrison=True, probers=True, recall=True,
-                    release=True, lines=True, stoppers=True, race=True),
-}
 
 UNCOVER_COST = 6.0  # stepping off a square next to our own flag, leaving the flag open
 PULL_WEIGHT = 1.0  # weight of the change in pull a move makes
@@ -326,50 +252,6 @@ class ComputerPlayer:
                   for where in enemy_squares.values()}
         return shut, breach
 
-    def _intruders(self, board: SearchBoard, flag: int, enemy_squares: dict[int, int],
-                   beliefs: dict[int, dict[str, float]]) -> dict[int, float]:
-        """Enemy pieces near our flag (on square `flag`) that may walk: what stopping each of
-        them is worth."""
-        assert self._distances is not None
-        if flag < 0:
-            return {}
-        kinds = self.variant.kinds
-        defusers = self.diggers if self.level.sappers else frozenset()
-        result = {}
-        for piece_id, square in enemy_squares.items():
-            steps = self._distances[flag][square]
-            belief = beliefs.get(piece_id, {})
-            walks = sum(p for kind, p in belief.items() if kinds[kind].mobile) if belief else 1.0
-            sapper = sum(p for kind, p in belief.items() if kind in defusers)
-            value = intruder_value(steps, walks, sapper)  # 0 beyond its reach
-            if value > 0.0:
-                result[piece_id] = value
-        return result
-
-    def _garrison(self, board: SearchBoard, flag: int, me: int,
-                  theirs: dict[str, int]) -> Callable[[int, int, int], float] | None:
-        """With `Level.garrison`: the root term that keeps a guard near our flag while the enemy
-        has Miners (`evaluation.garrison_term`), or None when it does not apply."""
-        assert self._distances is not None
-        miners = [board.rules.code[name] for name in self.diggers if theirs.get(name, 0) > 0]
-        if flag < 0 or not miners:
-            return None
-        return garrison_term(board, self._distances[flag], me, miners)
-
-    def _racers(self, board: SearchBoard, flag: int, me: int, enemy_squares: dict[int, int],
-                beliefs: dict[int, dict[str, float]]) -> dict[int, float]:
-        """With `Level.race`: our pieces called home to beat an intruder to our flag, with the
-        worth of a step (`evaluation.race_weights`); any walker takes an open flag, a Miner any."""
-        if not self.level.race or flag < 0:
-            return {}
-        assert self._distances is not None
-        kinds = self.variant.kinds
-        takers = (frozenset(k for k in kinds if kinds[k].mobile) if flag_open(board, flag, me)
-                  else self.diggers)
-        threats = [(square, {kind: p for kind, p in beliefs[ident].items() if kind in takers})
-                   for ident, square in enemy_squares.items() if ident in beliefs]
-        return race_weights(board, self._distances[flag], me, threats)
-
     def _assassin_danger(self, board: SearchBoard, beliefs: dict[int, dict[str, float]],
                          known_ids: set[int], me: int) -> dict[int, Callable[[int, int], float]]:
         """Our known pieces an enemy assassin alive hunts: piece index -> the chance, at a
@@ -435,11 +317,12 @@ class ComputerPlayer:
         known_ids = {int(p["id"]) for p in view["pieces"]
                      if p["color"] == self.color.value and p.get("known")}
         flag = flag_square(board, me)
-        defence = self._intruders(board, flag, enemy_squares, beliefs)
+        theirs = self.notebook.remaining()
+        defence = FlagDefence.around(board, self.level, flag, me, self._distances, enemy_squares,
+                                     beliefs, theirs)
         shut, breach = self._walls(board, enemy_squares, beliefs, me)
         cover = set(board.neighbours[flag]) if flag >= 0 else set()
         holes = {n for n in cover if board.cells[n] < 0} if self.level.plug else set()
-        theirs = self.notebook.remaining()
         stops: dict[str, float] = {}
         targets: dict[str, list[tuple[int, float]]] = {}
         for name in {board.kind_name(board.cells[o]) for o, _ in moves}:
@@ -451,7 +334,7 @@ class ComputerPlayer:
                 belief = beliefs.get(piece_id)
                 if belief is None or where in shut:
                     continue
-                guard = defence.get(piece_id, 0.0)
+                guard = defence.intruders.get(piece_id, 0.0)
                 if guard and self.level.stoppers:
                     guard *= stop_chance(rules, name, belief)  # a piece it beats only feeds it
                 gain = expected_gain(rules, name, belief, values, me) + guard
@@ -471,18 +354,12 @@ class ComputerPlayer:
             second = self._top_unseen(board, known_ids, me, below=top)
             if second >= 0 and values[me][second] >= BROAD_FLOOR:
                 reserved.add(second)
-        home = self._garrison(board, flag, me, theirs) if self.level.garrison else None
-        racers = self._racers(board, flag, me, enemy_squares, beliefs)
-        near = self._distances[flag] if flag >= 0 else []
         result = []
         for origin, target in moves:
             piece = board.cells[origin]
             name = board.kind_name(piece)
             bonus = weight * (attraction.pull(name, target) - attraction.pull(name, origin))
-            if home is not None:
-                bonus += home(piece, origin, target)
-            if piece in racers:
-                bonus += racers[piece] * (near[origin] - near[target])
+            bonus += defence.step(piece, origin, target)
             if piece in danger:
                 at_risk = danger[piece]
                 bonus -= ASSASSIN_DREAD * values[me][board.kind[piece]] * (
@@ -495,7 +372,7 @@ class ComputerPlayer:
                 bonus += PLUG_BONUS * stops.get(name, 0.0)
             if self.level.still and not board.moved[piece]:
                 bonus -= STILL_COST
-            if board.kind[piece] in reserved and board.cells[target] < 0 and piece not in racers:
+            if board.kind[piece] in reserved and board.cells[target] < 0 and piece not in defence.racers:
                 bonus -= RESERVE_COST
             if board.cells[target] >= 0 and board.ident[piece] not in known_ids:
                 own_value = values[me][board.kind[piece]]

@@ -221,7 +221,8 @@ def main(argv: list[str]) -> int:
                         help="remember each opponent (by the name the manager gives) in this "
                              "folder from one game to the next")
     args = parser.parse_args(argv)
-    from firmware_bridge.bot.player import LEVELS, ComputerPlayer
+    from firmware_bridge.bot.levels import LEVELS
+    from firmware_bridge.bot.player import ComputerPlayer
 
     if args.level not in LEVELS:
         print(f"arbiter bot: unknown level {args.level!r}", file=sys.stderr)

@@ -12,8 +12,9 @@ import pytest
 
 from engine import Color, Game, Move, Square, get_variant
 from engine.stratego.views import redact_events
+from firmware_bridge.bot.levels import LEVELS, Level
 from firmware_bridge.bot.match import play_game
-from firmware_bridge.bot.player import LEVELS, ComputerPlayer, Level
+from firmware_bridge.bot.player import ComputerPlayer
 from firmware_bridge.bot.players import HeuristicPlayer, RandomPlayer
 
 # A quick, deterministic level for tests: worlds, not wall-clock time, bound the work.

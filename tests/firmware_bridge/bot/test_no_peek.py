@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from engine import BattleEvent, Color, Game
+from firmware_bridge.bot.levels import Level
 from firmware_bridge.bot.match import play_game
-from firmware_bridge.bot.player import ComputerPlayer, Level
+from firmware_bridge.bot.player import ComputerPlayer
 from firmware_bridge.bot.players import RandomPlayer
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -7,8 +7,8 @@ as the referee ruled them (moves and battles with both kinds), and the true boar
 those plies and at the end, each piece marked with its side and whether the other side has seen
 it. A summary of all endings closes the report. With `--ledger FILE` every game (won, drawn or
 lost) is appended to FILE as one JSON line: how it ended, our think times, every battle with
-what the attacker's side knew (`bench_bot_ledger.Ledger`) and the material each side had every 50
-plies; `bench_bot_ledger.py --read FILE...` tallies such files, of split runs too. This is the
+what the attacker's side knew (`bench_bot_ledger.Ledger`), the material each side had every 50
+plies and every ruling's text (to read a whole game again without playing it); `bench_bot_ledger.py --read FILE...` tallies such files, of split runs too. This is the
 referee's record, not the bot's: the bot never sees it.
 
 Run: nice -n 5 .venv/bin/python bench/bench_bot_losses.py --opponent celsius1.1 --rules none
@@ -114,7 +114,8 @@ def ledger_line(number: int, bot: Color, who: str, reason: str, plies: int, thin
         "game": number, "color": bot.value, "who": who, "reason": reason, "plies": plies,
         "think": [round(seconds, 4) for seconds in think],
         "battles": [dataclasses.asdict(battle) for battle in recorder.ledger.battles],
-        "material": [list(count) for count in recorder.material]}) + "\n"
+        "material": [list(count) for count in recorder.material],
+        "rulings": ["; ".join(lines) for _, lines, _ in recorder.plies]}) + "\n"
 
 
 def play_all(args: argparse.Namespace, spec: str, out: TextIO) -> Counter[str]:

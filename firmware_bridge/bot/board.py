@@ -44,6 +44,7 @@ class Rules:
     objective: tuple[bool, ...]
     battle: tuple[tuple[int, ...], ...]  # battle[attacker][defender] -> ATTACKER_WINS ...
     limit: int  # two-squares limit; a very large number when the rule is off
+    diggers: frozenset[str]  # the kinds that defuse bombs (Miners)
 
 
 def rules_for(variant: Variant, blocked: frozenset[Square] = frozenset()) -> Rules:
@@ -65,6 +66,7 @@ def rules_for(variant: Variant, blocked: frozenset[Square] = frozenset()) -> Rul
         objective=tuple(k in variant.combat.objectives for k in kinds),
         battle=battle,
         limit=(variant.two_squares_limit or 10**9),
+        diggers=frozenset(name for name, _ in variant.combat.defusers),
     )
 
 

@@ -132,8 +132,7 @@ def race_weights(board: SearchBoard, near: list[int], me: int,
             where = board.square[piece]
             if where < 0:
                 continue
-            row = rules.battle[board.kind[piece]]
-            stops = sum(p for kind, p in takers.items() if row[rules.code[kind]] != DEFENDER_WINS) / threat
+            stops = stop_chance(rules, board.kind_name(piece), takers) / threat
             if stops >= RACE_STOPPER and (best is None or (near[where], -stops) < best[:2]):
                 best = (near[where], -stops, piece)
         if best is not None and steps - best[0] <= RACE_SLACK:
@@ -163,8 +162,7 @@ class FlagDefence:
             return cls([], {}, None, {})
         rules = board.rules
         near = table[flag]
-        diggers = frozenset(name for name, _ in rules.variant.combat.defusers)
-        defusers = diggers if level.sappers else frozenset()
+        defusers = rules.diggers if level.sappers else frozenset()
         intruders = {}
         for ident, square in enemy_squares.items():
             belief = beliefs.get(ident, {})
@@ -173,12 +171,12 @@ class FlagDefence:
             value = intruder_value(near[square], walks, sapper)  # 0 beyond its reach
             if value > 0.0:
                 intruders[ident] = value
-        miners = [rules.code[name] for name in diggers if theirs.get(name, 0) > 0]
+        miners = [rules.code[name] for name in rules.diggers if theirs.get(name, 0) > 0]
         garrison = garrison_term(board, near, me, miners) if level.garrison and miners else None
         racers: dict[int, float] = {}
         if level.race:
-            takers = (frozenset(k for k in rules.kinds if rules.mobile[rules.code[k]])
-                      if flag_open(board, flag, me) else diggers)  # an open flag: any walker
+            takers = (frozenset(name for name, walks in zip(rules.kinds, rules.mobile, strict=True) if walks)
+                      if flag_open(board, flag, me) else rules.diggers)  # an open flag: any walker
             threats = [(square, {kind: p for kind, p in beliefs[ident].items() if kind in takers})
                        for ident, square in enemy_squares.items() if ident in beliefs]
             racers = race_weights(board, near, me, threats)

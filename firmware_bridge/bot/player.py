@@ -96,7 +96,6 @@ class ComputerPlayer:
         self._remembered = False  # this game's sighting is on the shelf
         self.memory = SeatMemory(self.variant, self.color.value)
         self.public_rules = PublicRepetition(self.variant, self.color)
-        self.diggers = frozenset(name for name, _ in self.variant.combat.defusers)  # the kinds that defuse bombs
         self._distances: list[list[int]] | None = None
         self._last_view: dict[str, Any] | None = None
         self.last_stats = SearchStats()
@@ -338,7 +337,7 @@ class ComputerPlayer:
                 if guard and self.level.stoppers:
                     guard *= stop_chance(rules, name, belief)  # a piece it beats only feeds it
                 gain = expected_gain(rules, name, belief, values, me) + guard
-                if name in self.diggers:
+                if name in rules.diggers:
                     gain += FLAG_PULL * breach.get(where, 0.0)
                 if gain > 0:
                     found.append((where, gain))

@@ -18,7 +18,6 @@ Run: nice -n 15 .venv/bin/python bench/bench_bot_ab.py --opponent peternlewis --
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
 import sys
@@ -30,7 +29,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_bot_opponents import bench_game, find_opponent, losses, one_opponent_parser  # noqa: E402
+from bench_bot_opponents import (  # noqa: E402
+    bench_game,
+    find_opponent,
+    flipped,
+    losses,
+    one_opponent_parser,
+)
 from interleave import percentile  # noqa: E402
 
 from firmware_bridge.bot import levels  # noqa: E402
@@ -118,11 +123,8 @@ def main() -> int:
     if spec is None:
         return 0  # a missing program is skipped (said above), so `make bench` goes on
     stands = levels.LEVELS[args.level]
-    switches = args.flip.split(",")
-    change: dict[str, Any] = {name: not getattr(stands, name) for name in switches}
-    flipped = dataclasses.replace(stands, **change)
-    label = " ".join(f"{name} {'on' if on else 'off'}" for name, on in change.items())
-    labels = {"as it stands": stands, label: flipped}
+    other, label = flipped(stands, args.flip)
+    labels = {"as it stands": stands, label: other}
     started = time.perf_counter()
     played = play_interleaved(args, list(labels), lambda label, number: play(
         labels[label], spec, args.rules, number, args.seed, args.max_plies))

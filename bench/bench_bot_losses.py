@@ -12,8 +12,8 @@ plies and every ruling's text (to read a whole game again without playing it); `
 referee's record, not the bot's: the bot never sees it.
 
 Run: nice -n 5 .venv/bin/python bench/bench_bot_losses.py --opponent celsius1.1 --rules none
-          --games 20 --seed 41 [--plies 40] [--every 6] [--level normal] [--out FILE]
-          [--draws] [--first N] [--recall DIR] [--ledger FILE]
+          --games 20 --seed 41 [--plies 40] [--every 6] [--level normal] [--flip SWITCHES]
+          [--out FILE] [--draws] [--first N] [--recall DIR] [--ledger FILE]
 """
 
 from __future__ import annotations
@@ -30,12 +30,13 @@ from typing import Any, TextIO
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_bot_ledger import Ledger, worth  # noqa: E402
-from bench_bot_opponents import bench_game, find_opponent, one_opponent_parser  # noqa: E402
+from bench_bot_opponents import bench_game, find_opponent, flipped, one_opponent_parser  # noqa: E402
 
 from engine.stratego.events import Event  # noqa: E402
 from engine.stratego.game import Game  # noqa: E402
 from engine.stratego.pieces import Color  # noqa: E402
 from engine.stratego.squares import Square  # noqa: E402
+from firmware_bridge.bot.levels import LEVELS  # noqa: E402
 from firmware_bridge.bot.recall_shelf import SHELF  # noqa: E402
 
 
@@ -155,7 +156,14 @@ def main() -> int:
     parser.add_argument("--ledger", default=None, metavar="FILE",
                         help="append every game to FILE as a JSON line (battles, material, think "
                              "times) for bench_bot_ledger.py --read")
+    parser.add_argument("--flip", default=None, metavar="SWITCHES",
+                        help="play the level with these Level switches (comma-separated) turned "
+                             "the other way, as bench_bot_ab.py --flip does")
     args = parser.parse_args()
+    label = args.level
+    if args.flip:
+        LEVELS[args.level], flips = flipped(LEVELS[args.level], args.flip)
+        label += f" ({flips})"
     if args.recall:
         SHELF.folder = Path(args.recall)  # this process's shelf, which our bot reads
     spec = find_opponent(args.opponent)
@@ -164,7 +172,7 @@ def main() -> int:
     with contextlib.ExitStack() as stack:
         out = stack.enter_context(open(args.out, "w", encoding="utf-8")) if args.out else sys.stdout
         endings = play_all(args, spec, out)
-        out.write(f"bot:{args.level} against {args.opponent}, rules {args.rules}, seed {args.seed}: "
+        out.write(f"bot:{label} against {args.opponent}, rules {args.rules}, seed {args.seed}: "
                   f"{dict(endings)}\n")
     return 0
 

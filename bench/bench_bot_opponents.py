@@ -39,6 +39,7 @@ minutes.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import shlex
@@ -55,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from interleave import percentile  # noqa: E402
 
 from engine import Color  # noqa: E402
+from firmware_bridge.bot.levels import Level  # noqa: E402
 from firmware_bridge.bot.match import (  # noqa: E402
     GameResult,
     Observer,
@@ -102,6 +104,14 @@ def one_opponent_parser(description: str) -> argparse.ArgumentParser:
     parser.add_argument("--level", default="normal")
     parser.add_argument("--max-plies", type=int, default=1000)
     return parser
+
+
+def flipped(level: Level, names: str) -> tuple[Level, str]:
+    """`level` with the switches named in `names` (comma-separated) turned the other way, and a
+    label saying how they now stand ("race off", "deep on informed on")."""
+    change: dict[str, Any] = {name: not getattr(level, name) for name in names.split(",")}
+    label = " ".join(f"{name} {'on' if on else 'off'}" for name, on in change.items())
+    return dataclasses.replace(level, **change), label
 
 
 def find_opponent(name: str) -> str | None:

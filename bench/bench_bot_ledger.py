@@ -6,7 +6,8 @@ defender before it (known, or unknown and moved, or unknown and still), and the 
 lost in it is summed (rank values of `evaluation.RANK_VALUE`, a bomb 5). Printed per game, for the
 games our bot won and those it lost apart: battles, material taken, material lost and the balance
 per class and per attacking kind, then what their Marshal took before and after our Spy died and
-how often our Spy took their Marshal. This is the referee's record, not the bot's: the bot never
+how often our Spy took their Marshal. With `--read`, also the chases: how many of our pieces taken
+by an enemy attack had stepped away from that same attacker in the 16 plies before. This is the referee's record, not the bot's: the bot never
 sees it.
 
 Run: nice -n 5 .venv/bin/python bench/bench_bot_ledger.py --opponent peternlewis --rules none
@@ -19,6 +20,7 @@ Run: nice -n 5 .venv/bin/python bench/bench_bot_ledger.py --opponent peternlewis
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -120,12 +122,64 @@ def tally(games: list[tuple[str, list[Battle]]]) -> None:
         print(f"  {name}: {times / count:.2f} a game")
 
 
+CHASE_WINDOW = 16  # plies looked back from a capture for the victim's flights from its taker
+MOVE = re.compile(r"^(red|blue) (\w+) ([a-z]\d+)-([a-z]\d+)$")
+BATTLE = re.compile(r"^\w+ attacks \w+: (attacker|defender|both) wins$")
+
+
+def _square(name: str) -> tuple[int, int]:
+    return ord(name[0]) - ord("a"), int(name[1:])
+
+
+def _next_to(one: str, other: str) -> bool:
+    (file, rank), (other_file, other_rank) = _square(one), _square(other)
+    return abs(file - other_file) + abs(rank - other_rank) == 1
+
+
+def chases(rulings: list[str], color: str) -> tuple[int, Counter[str]]:
+    """Of the pieces of `color` taken by an enemy attack (not bombs), how many in all, and, by
+    kind, those that had stepped away from a square next to that same attacker in the
+    CHASE_WINDOW plies before (a chase). `rulings`: a ledger line's rulings, one per ply."""
+    at: dict[str, tuple[int, str]] = {}  # square -> (piece number, colour) of each piece that moved
+    flights: list[tuple[int, int, int]] = []  # (ply, our piece, the enemy piece it stepped from)
+    taken, chased = 0, Counter[str]()
+    for ply, ruling in enumerate(rulings, 1):
+        parts = ruling.split("; ")
+        move = MOVE.match(parts[0])
+        if move is None:
+            continue
+        mover_color, _, origin, target = move.groups()
+        piece, _ = at.pop(origin, (ply, mover_color))  # numbered by the ply of its first move
+        if mover_color == color:
+            flights += [(ply, piece, other) for square, (other, side) in at.items()
+                        if side != color and _next_to(origin, square)]
+        battle = BATTLE.match(parts[1]) if len(parts) > 1 else None
+        if battle is None:
+            at[target] = (piece, mover_color)
+            continue
+        victim = at.pop(target, None)  # None: a piece that never moved, so never fled
+        outcome = battle.group(1)
+        defender = parts[1].split(" attacks ")[1].split(":")[0]
+        if mover_color != color and outcome == "attacker" and defender not in ("bomb", "flag"):
+            taken += 1
+            if victim is not None and any((ours, theirs) == (victim[0], piece)
+                                          for when, ours, theirs in flights
+                                          if ply - when <= CHASE_WINDOW):
+                chased[defender] += 1
+        if outcome == "attacker":
+            at[target] = (piece, mover_color)
+        elif outcome == "defender" and victim is not None:
+            at[target] = victim
+    return taken, chased
+
+
 def read_saved(paths: list[str]) -> int:
     """Tally the games `bench_bot_losses.py --ledger` saved: per ending, the ledger and the
     material balance (ours minus theirs) every 100 plies; the think times of all."""
     games: dict[str, list[tuple[str, list[Battle]]]] = defaultdict(list)
     balance: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     think: list[float] = []
+    chase_count: dict[str, tuple[list[int], Counter[str]]] = defaultdict(lambda: ([0], Counter()))
     for path in paths:
         with open(path, encoding="utf-8") as saved:
             for line in saved:
@@ -136,12 +190,19 @@ def read_saved(paths: list[str]) -> int:
                     if ply % 100 == 0:
                         balance[ending][ply].append(red - blue if game["color"] == "red" else blue - red)
                 think += game["think"]
+                taken, chased = chases(game.get("rulings", []), game["color"])
+                chase_count[ending][0][0] += taken
+                chase_count[ending][1].update(chased)
     for ending in ("won", "drawn", "lost"):
         print(f"the {len(games[ending])} games our bot {ending}")
         tally(games[ending])
         curve = ", ".join(f"{ply}: {sum(v) / len(v):+.0f} ({len(v)})"
                           for ply, v in sorted(balance[ending].items()))
         print(f"  material, ours minus theirs, at ply (games still on): {curve}")
+        (taken,), chased = chase_count[ending]
+        print(f"  chases: of {taken} pieces of ours their attacks took, {sum(chased.values())} had "
+              f"stepped away from that attacker in the {CHASE_WINDOW} plies before "
+              f"({', '.join(f'{kind} {n}' for kind, n in chased.most_common())})")
     print(f"think: p50 {percentile(think, 50):.3f} s, p99 {percentile(think, 99):.3f} s, "
           f"max {max(think, default=0.0):.3f} s over {len(think)} moves")
     return 0

@@ -8,7 +8,8 @@ those plies and at the end, each piece marked with its side and whether the othe
 it. A summary of all endings closes the report. With `--ledger FILE` every game (won, drawn or
 lost) is appended to FILE as one JSON line: how it ended, our think times, every battle with
 what the attacker's side knew (`bench_bot_ledger.Ledger`), the material each side had every 50
-plies and every ruling's text (to read a whole game again without playing it); `bench_bot_ledger.py --read FILE...` tallies such files, of split runs too. This is the
+plies, every ruling's text and the game as a record (`record`: the setups and the moves, in the
+shape `arbiter check` reads, to rebuild any position of it); `bench_bot_ledger.py --read FILE...` tallies such files, of split runs too. This is the
 referee's record, not the bot's: the bot never sees it.
 
 Run: nice -n 5 .venv/bin/python bench/bench_bot_losses.py --opponent celsius1.1 --rules none
@@ -74,6 +75,19 @@ def ruling_text(events: list[Event]) -> list[str]:
     return lines
 
 
+def starting_position(game: Game, events: list[Event]) -> dict[str, dict[str, str]]:
+    """The setups as a game record has them ({"red": {square: kind}, "blue": ...}), read back
+    after the first ply; empty when that ply was a battle (a piece is gone)."""
+    first = game.last_move
+    if first is None or any(event.to_dict().get("type") == "battle" for event in events):
+        return {}
+    setup: dict[str, dict[str, str]] = {"red": {}, "blue": {}}
+    for square, piece in game.pieces():
+        name = first.origin.name if square == first.target else square.name
+        setup[piece.color.value][name] = piece.kind
+    return setup
+
+
 MATERIAL_EVERY = 50  # plies between two counts of the material in the ledger file
 
 
@@ -85,8 +99,15 @@ class Recorder:
         self.plies: list[tuple[int, list[str], str]] = []
         self.ledger = Ledger()
         self.material: list[tuple[int, float, float]] = []  # (ply, red's, blue's)
+        self.setup: dict[str, dict[str, str]] | None = None  # as a game record has it
+        self.moves: list[str] = []
 
     def __call__(self, game: Game, events: list[Event]) -> None:
+        if self.setup is None:
+            self.setup = starting_position(game, events)
+        last = game.last_move
+        if last is not None:
+            self.moves.append(f"{last.origin.name}-{last.target.name}")
         self.plies.append((game.ply, ruling_text(events), board_text(game)))
         self.ledger(game, events)
         if game.ply % MATERIAL_EVERY == 0:
@@ -109,14 +130,16 @@ def report(out: TextIO, number: int, bot: Color, outcome: str, plies: int, recor
 
 
 def ledger_line(number: int, bot: Color, who: str, reason: str, plies: int, think: list[float],
-                recorder: Recorder) -> str:
+                recorder: Recorder, rules: str = "classic") -> str:
     """One game of the ledger file: a JSON object on one line."""
     return json.dumps({
         "game": number, "color": bot.value, "who": who, "reason": reason, "plies": plies,
+        "rules": rules,
         "think": [round(seconds, 4) for seconds in think],
         "battles": [dataclasses.asdict(battle) for battle in recorder.ledger.battles],
         "material": [list(count) for count in recorder.material],
-        "rulings": ["; ".join(lines) for _, lines, _ in recorder.plies]}) + "\n"
+        "rulings": ["; ".join(lines) for _, lines, _ in recorder.plies],
+        "record": {"variant": "classic", "setup": recorder.setup or {}, "moves": recorder.moves}}) + "\n"
 
 
 def play_all(args: argparse.Namespace, spec: str, out: TextIO) -> Counter[str]:
@@ -133,7 +156,8 @@ def play_all(args: argparse.Namespace, spec: str, out: TextIO) -> Counter[str]:
         if args.ledger:
             with open(args.ledger, "a", encoding="utf-8") as ledger:
                 ledger.write(ledger_line(number, game.color, game.who, result.reason, result.plies,
-                                         result.think_seconds[game.color.value], recorder))
+                                         result.think_seconds[game.color.value], recorder,
+                                         args.rules))
         if game.who == "opponent" or (args.draws and game.who == "nobody"):
             outcome = "lost" if game.who == "opponent" else "drew"
             report(out, number, game.color, f"{outcome}, {result.reason}", result.plies, recorder,

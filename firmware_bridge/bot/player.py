@@ -99,6 +99,7 @@ class ComputerPlayer:
         self._distances: list[list[int]] | None = None
         self._last_view: dict[str, Any] | None = None
         self.last_stats = SearchStats()
+        self.last_scores: dict[str, float] = {}  # the last search's root moves and their scores
         self.think_times: list[float] = []
         self.total_positions = 0  # search positions over the whole game (for the bench)
         self.total_search_seconds = 0.0
@@ -179,6 +180,7 @@ class ComputerPlayer:
             for i in range(len(moves))
         ]
         best = max(range(len(moves)), key=scored.__getitem__)
+        self.last_scores = {first.move_name(*move): score for move, score in zip(moves, scored, strict=True)}
         return first.move_name(*moves[best])
 
     def _sample_world(self) -> dict[int, str]:

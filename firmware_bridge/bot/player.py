@@ -19,7 +19,7 @@ from engine.stratego.notebook import Notebook
 from engine.stratego.pieces import Color
 from engine.stratego.squares import Square
 from engine.stratego.variants import get_variant
-from firmware_bridge.bot.board import SearchBoard
+from firmware_bridge.bot.board import ATTACKER_WINS, SearchBoard
 from firmware_bridge.bot.defence import FlagDefence, stop_chance, stopping_share
 from firmware_bridge.bot.evaluation import (
     FLAG_PULL,
@@ -154,7 +154,7 @@ class ComputerPlayer:
             chooser = perception if self.level.prudent else None
         # Piece indices are the same in every world the memory builds (the view's order).
         prey = frozenset(piece for piece, ident in enumerate(first.ident)
-                         if first.color[piece] == me and ident in known) if self.level.hunt else frozenset()
+                         if first.color[piece] == me and ident in known) if self.level.hunted else frozenset()
         totals = [0.0] * len(moves)
         stats = SearchStats()
         board = first
@@ -305,6 +305,20 @@ class ComputerPlayer:
             return -1
         return board.kind[highest[0]]
 
+    def _repelling(self, board: SearchBoard, view: dict[str, Any], reserved: set[int]) -> set[int]:
+        """The held-back kinds (`reserved`) that beat a known enemy piece standing on our half of
+        the board: an officer walking through our camp takes what it meets while ours waits."""
+        rules, half = board.rules, self.variant.height // 2
+        found: set[int] = set()
+        for piece in view["pieces"]:
+            kind = piece.get("kind")
+            if piece["color"] == self.color.value or kind is None or not rules.mobile[rules.code[kind]]:
+                continue
+            rank = Square.parse(piece["square"]).rank
+            if (rank < half) if self.color is Color.RED else (rank >= self.variant.height - half):
+                found |= {k for k in reserved if rules.battle[k][rules.code[kind]] == ATTACKER_WINS}
+        return found
+
     def _root_bonus(self, board: SearchBoard, view: dict[str, Any], moves: list[tuple[int, int]],
                     beliefs: dict[int, dict[str, float]], me: int) -> list[float]:
         """World-independent preferences: the pull toward good fights, showing less, no dithering."""
@@ -358,6 +372,8 @@ class ComputerPlayer:
             second = self._top_unseen(board, known_ids, me, below=top)
             if second >= 0 and values[me][second] >= BROAD_FLOOR:
                 reserved.add(second)
+        if self.level.repel and reserved:
+            reserved -= self._repelling(board, view, reserved)
         result = []
         for origin, target in moves:
             piece = board.cells[origin]

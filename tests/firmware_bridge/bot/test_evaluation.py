@@ -204,6 +204,29 @@ def test_once_nothing_alive_can_beat_our_hidden_general_it_is_held_back_no_more(
     assert reserve_bonus(release=True, theirs=alive) == reserve_bonus(release=False, theirs=alive)
 
 
+def repel_bonus(repel: bool, marshal_at: str, general_at: str) -> list[float]:
+    """Root bonuses of a quiet move of our unseen Marshal (one step toward a1's file) and of its
+    attack on their General, shown, standing beside it (rows 1-5 are our half)."""
+    pieces = [(1, "red", "a1", "flag", False), (2, "red", "b1", "bomb", False),
+              (3, "red", "a2", "bomb", False), (4, "red", marshal_at, "marshal", False),
+              (10, "blue", general_at, "general", True), (11, "blue", "j10", "flag", False)]
+    quiet = "d" + marshal_at[1:]
+    return normal_bonus(pieces, [(marshal_at, quiet), (marshal_at, general_at)],
+                        {10: {"general": 1.0}, 11: {"flag": 1.0}}, repel=repel, race=False)
+
+
+def test_a_known_enemy_general_in_our_half_ends_the_hold_on_our_marshal() -> None:
+    """Held back, our Marshal lets a shown General walk through our camp: a quiet move costs the
+    reserve's charge, and taking it costs most of what showing the Marshal is worth."""
+    held_quiet, held_attack = repel_bonus(repel=False, marshal_at="e4", general_at="e5")
+    free_quiet, free_attack = repel_bonus(repel=True, marshal_at="e4", general_at="e5")
+    assert free_quiet - held_quiet == pytest.approx(RESERVE_COST)
+    assert free_attack - held_attack == pytest.approx((TOP_REVEAL_SHARE - 0.12) * 150.0)
+    # On its own half (row 6 and up) it is no intruder: the Marshal stays held back.
+    assert (repel_bonus(repel=True, marshal_at="e5", general_at="e6")
+            == repel_bonus(repel=False, marshal_at="e5", general_at="e6"))
+
+
 def test_normal_charges_the_first_move_of_a_piece_that_never_moved() -> None:
     pieces = [(1, "red", "a1", "flag", False, False), (2, "red", "b1", "sergeant", False, False),
               (3, "red", "h4", "sergeant", True, False), (4, "red", "e2", "marshal", False, False),

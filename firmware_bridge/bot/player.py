@@ -147,14 +147,11 @@ class ComputerPlayer:
             return first.move_name(*moves[0])
         bonus = self._root_bonus(first, view, moves, beliefs, me)
         model = chooser = None
-        known = set(self.notebook.known_to_opponent())
         if self.level.informed or self.level.prudent:
-            perception = Perception(first, me, self._values(first), beliefs, known)
+            perception = Perception(first, me, self._values(first), beliefs,
+                                    set(self.notebook.known_to_opponent()))
             model = perception if self.level.informed else None
             chooser = perception if self.level.prudent else None
-        # Piece indices are the same in every world the memory builds (the view's order).
-        prey = frozenset(piece for piece, ident in enumerate(first.ident)
-                         if first.color[piece] == me and ident in known) if self.level.hunted else frozenset()
         totals = [0.0] * len(moves)
         stats = SearchStats()
         board = first
@@ -162,7 +159,7 @@ class ComputerPlayer:
             values = self._values(board)
             found = search_world(board, me, moves, values, self.level.replies,
                                  deadline if stats.worlds else None, stats, self.level.deep, model,
-                                 self.level.watch, chooser, self.level.lines, prey)
+                                 self.level.watch, chooser, self.level.lines)
             if found is None:
                 break
             stats.worlds += 1

@@ -8,9 +8,7 @@ against an unknown piece counts as the average over what that piece may be (the 
 weighted by the beliefs. A piece of ours lost to an enemy piece whose kind the world only guesses
 weighs more than its value (`evaluation.loss_aversion`). With `deep` the opponent's quiet
 approaches are answers too, and the end of each line counts the threat we cannot parry
-(`leaf_value`: a fork costs a piece). With a `prey` (our pieces the opponent has seen) its steps
-next to those it beats are answers, and a piece of ours such a step corners counts lost
-(`hunt.py`).
+(`leaf_value`: a fork costs a piece).
 
 Left to the world, both sides in that line see everything: the opponent takes exactly the pieces
 of ours that are weak, our capture step attacks an unknown piece only in the worlds where it is
@@ -25,7 +23,6 @@ from collections.abc import Sequence
 
 from firmware_bridge.bot.board import ATTACKER_WINS, BOTH_DIE, DEFENDER_WINS, EMPTY, SearchBoard
 from firmware_bridge.bot.evaluation import WIN, Values, lost_value
-from firmware_bridge.bot.hunt import cornered, hunts
 from firmware_bridge.bot.perception import Perception
 
 FLAG_THREAT = 200.0  # an enemy piece next to our flag that we cannot remove at once
@@ -355,22 +352,18 @@ def scout_lines(board: SearchBoard, side: int, flag: int) -> list[tuple[int, int
 
 
 def opponent_replies(board: SearchBoard, opponent: int, victims: list[int],
-                     deep: bool, flag: int = -1, lines: bool = False,
-                     prey: frozenset[int] = frozenset()) -> list[tuple[int, int]] | None:
+                     deep: bool, flag: int = -1, lines: bool = False) -> list[tuple[int, int]] | None:
     """The answers the search gives the opponent: its attacks, the escapes of the pieces we
     threaten (`victims`), its steps next to our flag (when `flag` is given), with `lines` its
-    Scouts' moves onto an open line to our flag, its steps next to a piece in `prey` it beats,
-    and, `deep`, all its quiet approaches; None when it cannot move at all."""
+    Scouts' moves onto an open line to our flag, and, `deep`, all its quiet approaches; None when
+    it cannot move at all."""
     replies = attacks(board, opponent)
     for victim in victims:
         replies.extend(board.moves_of(victim))
     if deep:
         replies.extend(approaches(board, opponent))
-    else:
-        if flag >= 0:
-            replies.extend(flag_approaches(board, opponent, flag))
-        if prey:
-            replies.extend(hunts(board, opponent, prey))
+    elif flag >= 0:
+        replies.extend(flag_approaches(board, opponent, flag))
     if lines and flag >= 0 and board.cells[flag] >= 0:
         replies.extend(scout_lines(board, opponent, flag))
     if board.mobile_count[opponent] <= 3 and not board.moves(opponent):
@@ -380,15 +373,12 @@ def opponent_replies(board: SearchBoard, opponent: int, victims: list[int],
 
 def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
                 flag: int = -1, deep: bool = False, watch: bool = False,
-                chooser: Perception | None = None, shown: int = -1, lines: bool = False,
-                prey: frozenset[int] = frozenset()) -> float:
+                chooser: Perception | None = None, shown: int = -1, lines: bool = False) -> float:
     """The opponent (to move) answers as well as it can; value for it, after our capture step.
 
     `deep`: its quiet approaches count too, and at the end of each line we cannot parry two
     threats at once (`leaf_value`). `watch`: its steps next to our flag count (`deep` has them),
-    with `lines` its Scouts' moves onto an open line to our flag too. `prey`: our pieces it has
-    seen; its steps next to those it beats count (`deep` has them), and after a quiet answer a
-    piece of ours it corners is lost (`hunt.cornered`) instead of our capture step's gain.
+    with `lines` its Scouts' moves onto an open line to our flag too.
     `chooser`: our capture step chooses by our beliefs (`prudent_capture`); `shown` is then the
     enemy piece that fought at the root."""
     opponent = 1 - me
@@ -401,7 +391,7 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
     best = -leaf_value(board, me, mine, values) if deep else -mine
     if flag_threatened(board, me, flag, values):
         best += FLAG_THREAT
-    replies = opponent_replies(board, opponent, victims, deep, flag if watch else -1, lines, prey)
+    replies = opponent_replies(board, opponent, victims, deep, flag if watch else -1, lines)
     if replies is None:
         return -WIN  # it cannot move and loses
     for origin, target in replies:
@@ -412,10 +402,7 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
         else:
             fought = undo[2] if undo[3] != EMPTY else shown  # its attacker is known from now on
             capture = capture_after(board, me, before, origin, target, values, chooser, fought)
-            lost = _cornered_loss(board, target, prey, values) if prey and undo[3] == EMPTY else 0.0
-            if lost > 0.0:
-                capture -= lost
-            elif deep:
+            if deep:
                 capture = leaf_value(board, me, capture, values)
             value = _move_gain(board, undo, values) - capture
             if flag_threatened(board, me, flag, values):
@@ -424,13 +411,6 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
         if value > best:
             best = value
     return best
-
-
-def _cornered_loss(board: SearchBoard, square: int, prey: frozenset[int], values: Values) -> float:
-    """What the piece on `square` wins taking the most valuable piece of ours it corners."""
-    hunter = board.cells[square]
-    return max((battle_gain(board, hunter, piece, values) for piece in cornered(board, square, prey)),
-               default=0.0)
 
 
 def _our_capture(board: SearchBoard, me: int, pairs: list[tuple[int, int]], values: Values,
@@ -525,13 +505,12 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
                  replies: bool, deadline: float | None, stats: SearchStats,
                  deep: bool = False, model: Perception | None = None,
                  watch: bool = False, chooser: Perception | None = None,
-                 lines: bool = False, prey: frozenset[int] = frozenset()) -> list[float] | None:
+                 lines: bool = False) -> list[float] | None:
     """The value of each root move in this world; None when the deadline passed before the end.
 
     With `model` both sides choose by what they know (`perception.py`), not by the world; with
     `chooser` only our capture step does (`prudent_capture`); `watch`: the opponent's steps next
-    to our flag are among its replies; `prey`: the hunt of our seen pieces (`reply_value`; the
-    informed search has none)."""
+    to our flag are among its replies."""
     result: list[float] = []
     flag = flag_square(board, me)
     for index, (origin, target) in enumerate(moves):
@@ -547,7 +526,7 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
                 board, me, values, stats, model, flag, deep, fought, watch, lines)
         elif replies:
             value = _move_gain(board, undo, values) - reply_value(
-                board, me, values, stats, flag, deep, watch, chooser, undo[3], lines, prey)
+                board, me, values, stats, flag, deep, watch, chooser, undo[3], lines)
         else:
             value = _move_gain(board, undo, values) - best_capture(board, 1 - me, values)[0]
         board.unmake(undo)

@@ -37,6 +37,7 @@ class Level:
     stoppers: bool = False  # only a piece that may beat or trade with an intruder is drawn to it
     race: bool = False  # our nearest stopper walks home when an intruder may reach our flag first
     repel: bool = False  # a known enemy piece on our half ends the hold on the held-back kinds that beat it
+    ambush: bool = False  # our Spy is drawn to nothing: it waits for their Marshal to come by
 
 
 LEVELS: dict[str, Level] = {

@@ -340,7 +340,9 @@ class ComputerPlayer:
         holes = {n for n in cover if board.cells[n] < 0} if self.level.plug else set()
         stops: dict[str, float] = {}
         targets: dict[str, list[tuple[int, float]]] = {}
-        for name in {board.kind_name(board.cells[o]) for o, _ in moves}:
+        # An assassin walking up to its target shows what it is: it waits unmoved (`Level.ambush`).
+        lurkers = {name for name, _ in rules.variant.combat.assassins} if self.level.ambush else set()
+        for name in {board.kind_name(board.cells[o]) for o, _ in moves} - lurkers:
             found: list[tuple[int, float]] = []
             if holes:
                 stops[name] = stopping_share(rules, name, theirs)

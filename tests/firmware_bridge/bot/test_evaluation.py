@@ -227,6 +227,19 @@ def test_a_known_enemy_general_in_our_half_ends_the_hold_on_our_marshal() -> Non
             == repel_bonus(repel=False, marshal_at="e5", general_at="e6"))
 
 
+def test_in_ambush_our_spy_is_no_longer_drawn_to_their_known_marshal() -> None:
+    """Walking up to their Marshal, our Spy shows what it is, and any piece takes it."""
+    pieces = [(1, "red", "a1", "flag", False), (2, "red", "e4", "spy", False),
+              (3, "red", "j1", "sergeant", False),
+              (10, "blue", "e8", "marshal", True), (11, "blue", "j10", "flag", False)]
+    beliefs = {10: {"marshal": 1.0}, 11: {"flag": 1.0}}
+    moves = [("e4", "e5"), ("e4", "d4")]
+    walking_up, aside = normal_bonus(pieces, moves, beliefs, race=False)
+    assert walking_up > aside + 3.0  # drawn to the Marshal
+    still_up, still_aside = normal_bonus(pieces, moves, beliefs, race=False, ambush=True)
+    assert still_up == pytest.approx(still_aside)  # drawn to nothing
+
+
 def test_normal_charges_the_first_move_of_a_piece_that_never_moved() -> None:
     pieces = [(1, "red", "a1", "flag", False, False), (2, "red", "b1", "sergeant", False, False),
               (3, "red", "h4", "sergeant", True, False), (4, "red", "e2", "marshal", False, False),

@@ -38,6 +38,7 @@ class Level:
     race: bool = False  # our nearest stopper walks home when an intruder may reach our flag first
     repel: bool = False  # a known enemy piece on our half ends the hold on the held-back kinds that beat it
     ambush: bool = False  # our Spy is drawn to nothing: it waits for their Marshal to come by
+    duel: bool = False  # a known enemy piece on our half that only a trade stops draws our traders
 
 
 LEVELS: dict[str, Level] = {

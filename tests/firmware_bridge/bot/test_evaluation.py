@@ -12,6 +12,7 @@ from engine import Color, Square, get_variant
 from firmware_bridge.bot.board import BLUE, RED, SearchBoard, rules_for
 from firmware_bridge.bot.evaluation import enclosed, kind_values, loss_aversion
 from firmware_bridge.bot.player import (
+    DUEL_BONUS,
     PLUG_BONUS,
     RESERVE_COST,
     STILL_COST,
@@ -238,6 +239,39 @@ def test_in_ambush_our_spy_is_no_longer_drawn_to_their_known_marshal() -> None:
     assert walking_up > aside + 3.0  # drawn to the Marshal
     still_up, still_aside = normal_bonus(pieces, moves, beliefs, race=False, ambush=True)
     assert still_up == pytest.approx(still_aside)  # drawn to nothing
+
+
+def duel_bonus(duel: bool, spy: bool = False) -> list[float]:
+    """Root bonuses of our shown Marshal (e6) stepping toward their shown Marshal on our half
+    (e3), stepping away, and of our Sergeant beside it attacking it (with our Spy, when asked)."""
+    pieces = [(1, "red", "a1", "flag", False), (2, "red", "b1", "bomb", False),
+              (3, "red", "a2", "bomb", False), (4, "red", "e6", "marshal", True),
+              (5, "red", "e2", "sergeant", True), (10, "blue", "e3", "marshal", True),
+              (11, "blue", "j10", "bomb", False), (12, "blue", "a10", "flag", False)]
+    if spy:
+        pieces.append((6, "red", "j1", "spy", False))
+    return normal_bonus(pieces, [("e6", "e5"), ("e6", "e7"), ("e2", "e3")],
+                        {10: {"marshal": 1.0}, 11: {"bomb": 1.0}}, duel=duel, race=False)
+
+
+def test_their_marshal_on_our_half_draws_ours_to_trade_once_nothing_of_ours_beats_it() -> None:
+    (toward, away, sergeant), (plain_toward, plain_away, plain_sergeant) = (
+        duel_bonus(duel=True), duel_bonus(duel=False))
+    assert toward - away > plain_toward - plain_away + 2.0  # drawn to the trade
+    assert sergeant == plain_sergeant  # a piece that cannot trade with it is not sent
+    # While our Spy lives, the Spy stops it: no duel.
+    assert duel_bonus(duel=True, spy=True) == duel_bonus(duel=False, spy=True)
+
+
+def test_the_trade_that_stops_their_marshal_on_our_half_earns_more_than_its_material() -> None:
+    pieces = [(1, "red", "a1", "flag", False), (2, "red", "b1", "bomb", False),
+              (3, "red", "a2", "bomb", False), (4, "red", "e4", "marshal", True),
+              (10, "blue", "e3", "marshal", True), (11, "blue", "j10", "bomb", False),
+              (12, "blue", "a10", "flag", False)]
+    beliefs = {10: {"marshal": 1.0}, 11: {"bomb": 1.0}}
+    trade, = normal_bonus(pieces, [("e4", "e3")], beliefs, duel=True, race=False)
+    plain, = normal_bonus(pieces, [("e4", "e3")], beliefs, duel=False, race=False)
+    assert trade - plain == pytest.approx(DUEL_BONUS)
 
 
 def test_normal_charges_the_first_move_of_a_piece_that_never_moved() -> None:

@@ -36,9 +36,6 @@ class Level:
     lines: bool = False  # with `watch`, the opponent's Scouts moving onto an open line to our flag
     stoppers: bool = False  # only a piece that may beat or trade with an intruder is drawn to it
     race: bool = False  # our nearest stopper walks home when an intruder may reach our flag first
-    repel: bool = False  # a known enemy piece on our half ends the hold on the held-back kinds that beat it
-    ambush: bool = False  # our Spy is drawn to nothing: it waits for their Marshal to come by
-    duel: bool = False  # a known enemy piece on our half that only a trade stops draws our traders
 
 
 LEVELS: dict[str, Level] = {

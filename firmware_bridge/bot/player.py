@@ -19,7 +19,7 @@ from engine.stratego.notebook import Notebook
 from engine.stratego.pieces import Color
 from engine.stratego.squares import Square
 from engine.stratego.variants import get_variant
-from firmware_bridge.bot.board import ATTACKER_WINS, BOTH_DIE, SearchBoard
+from firmware_bridge.bot.board import SearchBoard
 from firmware_bridge.bot.defence import FlagDefence, stop_chance, stopping_share
 from firmware_bridge.bot.evaluation import (
     FLAG_PULL,
@@ -63,13 +63,6 @@ TOP_REVEAL_SHARE = 0.8
 # this share of the piece's value times that chance.
 ASSASSIN_FLOOR = 0.25
 ASSASSIN_DREAD = 1.0
-
-
-# A known enemy piece on our half that nothing of ours alive beats takes what it meets; only a
-# trade stops it (`Level.duel`): our pieces that trade with it are drawn to it (DUEL_PULL), are
-# not held back, and the trade earns DUEL_BONUS over its material.
-DUEL_PULL = 40.0
-DUEL_BONUS = 40.0
 
 
 # An empty square beside our flag (a bomb there was dug, or its guard walked off) lets any walker
@@ -309,40 +302,6 @@ class ComputerPlayer:
             return -1
         return board.kind[highest[0]]
 
-    def _intruders(self, board: SearchBoard, view: dict[str, Any]) -> list[tuple[int, int]]:
-        """The known enemy pieces that walk, standing on our half of the board: (square, kind)."""
-        rules, half, height = board.rules, self.variant.height // 2, self.variant.height
-        found = []
-        for piece in view["pieces"]:
-            kind = piece.get("kind")
-            if piece["color"] == self.color.value or kind is None or not rules.mobile[rules.code[kind]]:
-                continue
-            square = Square.parse(piece["square"])
-            if (square.rank < half) if self.color is Color.RED else (square.rank >= height - half):
-                found.append((board.index(square.name), rules.code[kind]))
-        return found
-
-    def _repelling(self, board: SearchBoard, view: dict[str, Any], reserved: set[int]) -> set[int]:
-        """The held-back kinds (`reserved`) that beat a known enemy piece standing on our half of
-        the board: an officer walking through our camp takes what it meets while ours waits."""
-        battle = board.rules.battle
-        return {k for _, enemy in self._intruders(board, view) for k in reserved
-                if battle[k][enemy] == ATTACKER_WINS}
-
-    def _duels(self, board: SearchBoard, view: dict[str, Any], me: int) -> dict[int, set[int]]:
-        """Known enemy pieces on our half that nothing of ours alive beats: square -> our kinds
-        that trade with it. Such a piece takes what it meets, and only a trade stops it."""
-        battle = board.rules.battle
-        ours = {board.kind[p] for p in board.movers[me] if board.square[p] >= 0}
-        duels = {}
-        for square, enemy in self._intruders(board, view):
-            if any(battle[k][enemy] == ATTACKER_WINS for k in ours):
-                continue
-            traders = {k for k in ours if battle[k][enemy] == BOTH_DIE}
-            if traders:
-                duels[square] = traders
-        return duels
-
     def _root_bonus(self, board: SearchBoard, view: dict[str, Any], moves: list[tuple[int, int]],
                     beliefs: dict[int, dict[str, float]], me: int) -> list[float]:
         """World-independent preferences: the pull toward good fights, showing less, no dithering."""
@@ -367,10 +326,7 @@ class ComputerPlayer:
         holes = {n for n in cover if board.cells[n] < 0} if self.level.plug else set()
         stops: dict[str, float] = {}
         targets: dict[str, list[tuple[int, float]]] = {}
-        duels = self._duels(board, view, me) if self.level.duel else {}
-        # An assassin walking up to its target shows what it is: it waits unmoved (`Level.ambush`).
-        lurkers = {name for name, _ in rules.variant.combat.assassins} if self.level.ambush else set()
-        for name in {board.kind_name(board.cells[o]) for o, _ in moves} - lurkers:
+        for name in {board.kind_name(board.cells[o]) for o, _ in moves}:
             found: list[tuple[int, float]] = []
             if holes:
                 stops[name] = stopping_share(rules, name, theirs)
@@ -387,8 +343,6 @@ class ComputerPlayer:
                     gain += FLAG_PULL * breach.get(where, 0.0)
                 if gain > 0:
                     found.append((where, gain))
-            code = rules.code[name]
-            found += [(where, DUEL_PULL) for where, traders in duels.items() if code in traders]
             targets[name] = found
         attraction = Attraction(rules, self._distances, targets)
         weight = PULL_WEIGHT * (1.0 + int(view.get("ply", 0)) / URGENCY_PLIES)
@@ -401,10 +355,6 @@ class ComputerPlayer:
             second = self._top_unseen(board, known_ids, me, below=top)
             if second >= 0 and values[me][second] >= BROAD_FLOOR:
                 reserved.add(second)
-        if self.level.repel and reserved:
-            reserved -= self._repelling(board, view, reserved)
-        for traders in duels.values():
-            reserved -= traders
         result = []
         for origin, target in moves:
             piece = board.cells[origin]
@@ -421,8 +371,6 @@ class ComputerPlayer:
                 bonus -= UNCOVER_COST
             if target in holes:
                 bonus += PLUG_BONUS * stops.get(name, 0.0)
-            if board.kind[piece] in duels.get(target, ()):
-                bonus += DUEL_BONUS
             if self.level.still and not board.moved[piece]:
                 bonus -= STILL_COST
             if board.kind[piece] in reserved and board.cells[target] < 0 and piece not in defence.racers:

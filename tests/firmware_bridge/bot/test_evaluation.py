@@ -12,7 +12,6 @@ from engine import Color, Square, get_variant
 from firmware_bridge.bot.board import BLUE, RED, SearchBoard, rules_for
 from firmware_bridge.bot.evaluation import enclosed, kind_values, loss_aversion
 from firmware_bridge.bot.player import (
-    DUEL_BONUS,
     PLUG_BONUS,
     RESERVE_COST,
     STILL_COST,
@@ -203,75 +202,6 @@ def test_once_nothing_alive_can_beat_our_hidden_general_it_is_held_back_no_more(
     # While the enemy Marshal lives, released or not, the General stays home.
     alive = dict(CLASSIC.army)
     assert reserve_bonus(release=True, theirs=alive) == reserve_bonus(release=False, theirs=alive)
-
-
-def repel_bonus(repel: bool, marshal_at: str, general_at: str) -> list[float]:
-    """Root bonuses of a quiet move of our unseen Marshal (one step toward a1's file) and of its
-    attack on their General, shown, standing beside it (rows 1-5 are our half)."""
-    pieces = [(1, "red", "a1", "flag", False), (2, "red", "b1", "bomb", False),
-              (3, "red", "a2", "bomb", False), (4, "red", marshal_at, "marshal", False),
-              (10, "blue", general_at, "general", True), (11, "blue", "j10", "flag", False)]
-    quiet = "d" + marshal_at[1:]
-    return normal_bonus(pieces, [(marshal_at, quiet), (marshal_at, general_at)],
-                        {10: {"general": 1.0}, 11: {"flag": 1.0}}, repel=repel, race=False)
-
-
-def test_a_known_enemy_general_in_our_half_ends_the_hold_on_our_marshal() -> None:
-    """Held back, our Marshal lets a shown General walk through our camp: a quiet move costs the
-    reserve's charge, and taking it costs most of what showing the Marshal is worth."""
-    held_quiet, held_attack = repel_bonus(repel=False, marshal_at="e4", general_at="e5")
-    free_quiet, free_attack = repel_bonus(repel=True, marshal_at="e4", general_at="e5")
-    assert free_quiet - held_quiet == pytest.approx(RESERVE_COST)
-    assert free_attack - held_attack == pytest.approx((TOP_REVEAL_SHARE - 0.12) * 150.0)
-    # On its own half (row 6 and up) it is no intruder: the Marshal stays held back.
-    assert (repel_bonus(repel=True, marshal_at="e5", general_at="e6")
-            == repel_bonus(repel=False, marshal_at="e5", general_at="e6"))
-
-
-def test_in_ambush_our_spy_is_no_longer_drawn_to_their_known_marshal() -> None:
-    """Walking up to their Marshal, our Spy shows what it is, and any piece takes it."""
-    pieces = [(1, "red", "a1", "flag", False), (2, "red", "e4", "spy", False),
-              (3, "red", "j1", "sergeant", False),
-              (10, "blue", "e8", "marshal", True), (11, "blue", "j10", "flag", False)]
-    beliefs = {10: {"marshal": 1.0}, 11: {"flag": 1.0}}
-    moves = [("e4", "e5"), ("e4", "d4")]
-    walking_up, aside = normal_bonus(pieces, moves, beliefs, race=False)
-    assert walking_up > aside + 3.0  # drawn to the Marshal
-    still_up, still_aside = normal_bonus(pieces, moves, beliefs, race=False, ambush=True)
-    assert still_up == pytest.approx(still_aside)  # drawn to nothing
-
-
-def duel_bonus(duel: bool, spy: bool = False) -> list[float]:
-    """Root bonuses of our shown Marshal (e6) stepping toward their shown Marshal on our half
-    (e3), stepping away, and of our Sergeant beside it attacking it (with our Spy, when asked)."""
-    pieces = [(1, "red", "a1", "flag", False), (2, "red", "b1", "bomb", False),
-              (3, "red", "a2", "bomb", False), (4, "red", "e6", "marshal", True),
-              (5, "red", "e2", "sergeant", True), (10, "blue", "e3", "marshal", True),
-              (11, "blue", "j10", "bomb", False), (12, "blue", "a10", "flag", False)]
-    if spy:
-        pieces.append((6, "red", "j1", "spy", False))
-    return normal_bonus(pieces, [("e6", "e5"), ("e6", "e7"), ("e2", "e3")],
-                        {10: {"marshal": 1.0}, 11: {"bomb": 1.0}}, duel=duel, race=False)
-
-
-def test_their_marshal_on_our_half_draws_ours_to_trade_once_nothing_of_ours_beats_it() -> None:
-    (toward, away, sergeant), (plain_toward, plain_away, plain_sergeant) = (
-        duel_bonus(duel=True), duel_bonus(duel=False))
-    assert toward - away > plain_toward - plain_away + 2.0  # drawn to the trade
-    assert sergeant == plain_sergeant  # a piece that cannot trade with it is not sent
-    # While our Spy lives, the Spy stops it: no duel.
-    assert duel_bonus(duel=True, spy=True) == duel_bonus(duel=False, spy=True)
-
-
-def test_the_trade_that_stops_their_marshal_on_our_half_earns_more_than_its_material() -> None:
-    pieces = [(1, "red", "a1", "flag", False), (2, "red", "b1", "bomb", False),
-              (3, "red", "a2", "bomb", False), (4, "red", "e4", "marshal", True),
-              (10, "blue", "e3", "marshal", True), (11, "blue", "j10", "bomb", False),
-              (12, "blue", "a10", "flag", False)]
-    beliefs = {10: {"marshal": 1.0}, 11: {"bomb": 1.0}}
-    trade, = normal_bonus(pieces, [("e4", "e3")], beliefs, duel=True, race=False)
-    plain, = normal_bonus(pieces, [("e4", "e3")], beliefs, duel=False, race=False)
-    assert trade - plain == pytest.approx(DUEL_BONUS)
 
 
 def test_normal_charges_the_first_move_of_a_piece_that_never_moved() -> None:

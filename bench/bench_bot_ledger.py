@@ -7,8 +7,8 @@ lost in it is summed (rank values of `evaluation.RANK_VALUE`, a bomb 5). Printed
 games our bot won and those it lost apart: battles, material taken, material lost and the balance
 per class and per attacking kind, then what their Marshal took before and after our Spy died and
 how often our Spy took their Marshal. With `--read`, also the chases: how many of our pieces taken
-by an enemy attack had stepped away from that same attacker in the 16 plies before. This is the referee's record, not the bot's: the bot never
-sees it.
+by an enemy attack had stepped away from that same attacker in the 16 plies before. This is the
+referee's record, not the bot's: the bot never sees it.
 
 Run: nice -n 5 .venv/bin/python bench/bench_bot_ledger.py --opponent peternlewis --rules none
           --games 20 --seed 172
@@ -179,7 +179,8 @@ def read_saved(paths: list[str]) -> int:
     games: dict[str, list[tuple[str, list[Battle]]]] = defaultdict(list)
     balance: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     think: list[float] = []
-    chase_count: dict[str, tuple[list[int], Counter[str]]] = defaultdict(lambda: ([0], Counter()))
+    taken_in: Counter[str] = Counter()  # ending -> our pieces their attacks took
+    chased_in: dict[str, Counter[str]] = defaultdict(Counter)  # ending -> kind -> after a chase
     for path in paths:
         with open(path, encoding="utf-8") as saved:
             for line in saved:
@@ -191,16 +192,16 @@ def read_saved(paths: list[str]) -> int:
                         balance[ending][ply].append(red - blue if game["color"] == "red" else blue - red)
                 think += game["think"]
                 taken, chased = chases(game.get("rulings", []), game["color"])
-                chase_count[ending][0][0] += taken
-                chase_count[ending][1].update(chased)
+                taken_in[ending] += taken
+                chased_in[ending].update(chased)
     for ending in ("won", "drawn", "lost"):
         print(f"the {len(games[ending])} games our bot {ending}")
         tally(games[ending])
         curve = ", ".join(f"{ply}: {sum(v) / len(v):+.0f} ({len(v)})"
                           for ply, v in sorted(balance[ending].items()))
         print(f"  material, ours minus theirs, at ply (games still on): {curve}")
-        (taken,), chased = chase_count[ending]
-        print(f"  chases: of {taken} pieces of ours their attacks took, {sum(chased.values())} had "
+        chased = chased_in[ending]
+        print(f"  chases: of {taken_in[ending]} pieces of ours their attacks took, {sum(chased.values())} had "
               f"stepped away from that attacker in the {CHASE_WINDOW} plies before "
               f"({', '.join(f'{kind} {n}' for kind, n in chased.most_common())})")
     print(f"think: p50 {percentile(think, 50):.3f} s, p99 {percentile(think, 99):.3f} s, "

@@ -9,8 +9,9 @@ it. A summary of all endings closes the report. With `--ledger FILE` every game 
 lost) is appended to FILE as one JSON line: how it ended, our think times, every battle with
 what the attacker's side knew (`bench_bot_ledger.Ledger`), the material each side had every 50
 plies, every ruling's text and the game as a record (`record`: the setups and the moves, in the
-shape `arbiter check` reads, to rebuild any position of it); `bench_bot_ledger.py --read FILE...` tallies such files, of split runs too. This is the
-referee's record, not the bot's: the bot never sees it.
+shape `arbiter check` reads, ruled by the line's `rules`), from which `bench_bot_replay.py`
+rebuilds any position; `bench_bot_ledger.py --read FILE...` tallies such files, of split runs
+too. This is the referee's record, not the bot's: the bot never sees it.
 
 Run: nice -n 5 .venv/bin/python bench/bench_bot_losses.py --opponent celsius1.1 --rules none
           --games 20 --seed 41 [--plies 40] [--every 6] [--level normal] [--flip SWITCHES]

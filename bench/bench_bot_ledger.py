@@ -35,6 +35,7 @@ from interleave import percentile  # noqa: E402
 from engine import get_variant  # noqa: E402
 from engine.stratego.events import Event  # noqa: E402
 from engine.stratego.game import Game  # noqa: E402
+from engine.stratego.squares import Square  # noqa: E402
 from firmware_bridge.bot.evaluation import RANK_VALUE, TRAP_VALUE  # noqa: E402
 
 
@@ -127,13 +128,9 @@ MOVE = re.compile(r"^(red|blue) (\w+) ([a-z]\d+)-([a-z]\d+)$")
 BATTLE = re.compile(r"^\w+ attacks \w+: (attacker|defender|both) wins$")
 
 
-def _square(name: str) -> tuple[int, int]:
-    return ord(name[0]) - ord("a"), int(name[1:])
-
-
 def _next_to(one: str, other: str) -> bool:
-    (file, rank), (other_file, other_rank) = _square(one), _square(other)
-    return abs(file - other_file) + abs(rank - other_rank) == 1
+    first, second = Square.parse(one), Square.parse(other)
+    return abs(first.file - second.file) + abs(first.rank - second.rank) == 1
 
 
 def chases(rulings: list[str], color: str) -> tuple[int, Counter[str]]:

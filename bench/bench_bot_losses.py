@@ -37,6 +37,7 @@ from bench_bot_opponents import bench_game, find_opponent, flipped, one_opponent
 from engine.stratego.events import Event  # noqa: E402
 from engine.stratego.game import Game  # noqa: E402
 from engine.stratego.pieces import Color  # noqa: E402
+from engine.stratego.records import GameRecord  # noqa: E402
 from engine.stratego.squares import Square  # noqa: E402
 from firmware_bridge.bot.levels import LEVELS  # noqa: E402
 from firmware_bridge.bot.recall_shelf import SHELF  # noqa: E402
@@ -76,19 +77,6 @@ def ruling_text(events: list[Event]) -> list[str]:
     return lines
 
 
-def starting_position(game: Game, events: list[Event]) -> dict[str, dict[str, str]]:
-    """The setups as a game record has them ({"red": {square: kind}, "blue": ...}), read back
-    after the first ply; empty when that ply was a battle (a piece is gone)."""
-    first = game.last_move
-    if first is None or any(event.to_dict().get("type") == "battle" for event in events):
-        return {}
-    setup: dict[str, dict[str, str]] = {"red": {}, "blue": {}}
-    for square, piece in game.pieces():
-        name = first.origin.name if square == first.target else square.name
-        setup[piece.color.value][name] = piece.kind
-    return setup
-
-
 MATERIAL_EVERY = 50  # plies between two counts of the material in the ledger file
 
 
@@ -100,15 +88,10 @@ class Recorder:
         self.plies: list[tuple[int, list[str], str]] = []
         self.ledger = Ledger()
         self.material: list[tuple[int, float, float]] = []  # (ply, red's, blue's)
-        self.setup: dict[str, dict[str, str]] | None = None  # as a game record has it
-        self.moves: list[str] = []
+        self.game: Game | None = None  # the referee's game, for its record at the end
 
     def __call__(self, game: Game, events: list[Event]) -> None:
-        if self.setup is None:
-            self.setup = starting_position(game, events)
-        last = game.last_move
-        if last is not None:
-            self.moves.append(f"{last.origin.name}-{last.target.name}")
+        self.game = game
         self.plies.append((game.ply, ruling_text(events), board_text(game)))
         self.ledger(game, events)
         if game.ply % MATERIAL_EVERY == 0:
@@ -140,7 +123,7 @@ def ledger_line(number: int, bot: Color, who: str, reason: str, plies: int, thin
         "battles": [dataclasses.asdict(battle) for battle in recorder.ledger.battles],
         "material": [list(count) for count in recorder.material],
         "rulings": ["; ".join(lines) for _, lines, _ in recorder.plies],
-        "record": {"variant": "classic", "setup": recorder.setup or {}, "moves": recorder.moves}}) + "\n"
+        "record": GameRecord.from_game(recorder.game).to_dict() if recorder.game else None}) + "\n"
 
 
 def play_all(args: argparse.Namespace, spec: str, out: TextIO) -> Counter[str]:

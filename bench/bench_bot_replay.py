@@ -26,7 +26,8 @@ from bench_bot_opponents import OPPONENTS, find_opponent, flipped  # noqa: E402
 
 from engine.stratego.game import Game  # noqa: E402
 from engine.stratego.pieces import Color  # noqa: E402
-from engine.stratego.squares import Move, Square  # noqa: E402
+from engine.stratego.records import GameRecord  # noqa: E402
+from engine.stratego.squares import Move  # noqa: E402
 from engine.stratego.views import redact_events  # noqa: E402
 from firmware_bridge.bot.levels import LEVELS  # noqa: E402
 from firmware_bridge.bot.match import referee_variant  # noqa: E402
@@ -40,9 +41,8 @@ def saved_game(path: str, number: int) -> dict[str, Any]:
         for line in ledger:
             game = json.loads(line)
             if game["game"] == number:
-                if not game.get("record", {}).get("setup"):
-                    raise SystemExit(f"game {number} has no record (an older ledger, or a battle "
-                                     "on the first ply)")
+                if not game.get("record"):
+                    raise SystemExit(f"game {number} has no record (a ledger older than the records)")
                 return game
     raise SystemExit(f"no game {number} in {path}")
 
@@ -51,16 +51,15 @@ def replay(saved: dict[str, Any], ply: int, level: str,
            opponent: str | None, shelf: RecallShelf) -> tuple[Game, ComputerPlayer]:
     """The game before ply `ply` (plies count from 1), and our bot having seen it all
     (`opponent`: the spec its recall is filed under, None for none)."""
-    record = saved["record"]
-    variant = referee_variant(record["variant"], saved.get("rules", "classic"))
-    setups = [{Square.parse(square): kind for square, kind in record["setup"][side].items()}
-              for side in ("red", "blue")]
-    game = Game.from_setup(variant, setups[0], setups[1])
+    record = GameRecord.from_dict(saved["record"])
+    # The record cannot say "no more-squares rule"; the line's `rules` does.
+    game = Game(referee_variant(record.variant, saved.get("rules", "classic")), record.pieces,
+                record.to_move)
     color = Color(saved["color"])
-    bot = ComputerPlayer(record["variant"], color, level, seed=ply, opponent=opponent, shelf=shelf)
+    bot = ComputerPlayer(record.variant, color, level, seed=ply, opponent=opponent, shelf=shelf)
     bot.choose_move = lambda view: None  # type: ignore[method-assign]  # silent until `ply`
     events: list[Any] = []
-    for text in record["moves"][:ply - 1]:
+    for text in record.moves[:ply - 1]:
         bot.on_update(game.view(color).to_dict(), redact_events(game, events, color))
         events = game.push(Move.parse(text))
     del bot.choose_move  # the class's own again

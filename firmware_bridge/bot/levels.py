@@ -68,8 +68,8 @@ LEVELS: dict[str, Level] = {
     # twenty-four, from two games lost to a lone Miner that walked to our flag unopposed.
     # Deep (the opponent's quiet approaches among its replies, forks counted): rounds eight and
     # twelve measured it a little worse against PeternLewis; round twenty-five, with the bot as
-    # it has become, better against PeternLewis and Demon of Ignorance on the same seeds (small
-    # runs), at about three times the think time (p50 0.14 s here).
+    # it has become, better against PeternLewis and as good against Demon of Ignorance on the
+    # same seeds (small runs), at about three times the think time (p50 0.12 s here).
     "normal": Level("normal", 0.8, 40, replies=True, deep=True, sharpness=1.0, noise=0.3,
                     informed=False, reserve=True, sappers=True, still=True, watch=True, broad=True,
                     prudent=True, breach=True, plug=True, garrison=True, probers=True,

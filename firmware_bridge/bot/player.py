@@ -99,7 +99,7 @@ class ComputerPlayer:
         self._distances: list[list[int]] | None = None
         self._last_view: dict[str, Any] | None = None
         self.last_stats = SearchStats()
-        self.last_scores: dict[str, float] = {}  # the last search's root moves and their scores
+        self._last_choice: tuple[SearchBoard, list[tuple[int, int]], list[float]] | None = None
         self.think_times: list[float] = []
         self.total_positions = 0  # search positions over the whole game (for the bench)
         self.total_search_seconds = 0.0
@@ -177,8 +177,17 @@ class ComputerPlayer:
             for i in range(len(moves))
         ]
         best = max(range(len(moves)), key=scored.__getitem__)
-        self.last_scores = {first.move_name(*move): score for move, score in zip(moves, scored, strict=True)}
+        self._last_choice = (first, moves, scored)
         return first.move_name(*moves[best])
+
+    @property
+    def last_scores(self) -> dict[str, float]:
+        """The root moves of the last search and their scores (named only when asked: a bench
+        reads them, a game does not)."""
+        if self._last_choice is None:
+            return {}
+        board, moves, scored = self._last_choice
+        return {board.move_name(*move): score for move, score in zip(moves, scored, strict=True)}
 
     def _sample_world(self) -> dict[int, str]:
         try:

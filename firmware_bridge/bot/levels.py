@@ -36,6 +36,7 @@ class Level:
     lines: bool = False  # with `watch`, the opponent's Scouts moving onto an open line to our flag
     stoppers: bool = False  # only a piece that may beat or trade with an intruder is drawn to it
     race: bool = False  # our nearest stopper walks home when an intruder may reach our flag first
+    corners: bool = False  # with `deep`, a threatened piece with no square to flee to is lost
 
 
 LEVELS: dict[str, Level] = {

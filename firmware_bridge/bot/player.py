@@ -159,7 +159,8 @@ class ComputerPlayer:
             values = self._values(board)
             found = search_world(board, me, moves, values, self.level.replies,
                                  deadline if stats.worlds else None, stats, self.level.deep, model,
-                                 self.level.watch, chooser, self.level.lines)
+                                 self.level.watch, chooser, self.level.lines,
+                                 self.level.corners)
             if found is None:
                 break
             stats.worlds += 1

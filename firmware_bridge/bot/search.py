@@ -274,6 +274,12 @@ def _can_block(board: SearchBoard, me: int, line: Sequence[int]) -> bool:
 
 def threats(board: SearchBoard, side: int, values: Values) -> tuple[float, float]:
     """The two best battle gains `side` could make now against two different victims."""
+    first, second, _ = ranked_threats(board, side, values)
+    return first, second
+
+
+def ranked_threats(board: SearchBoard, side: int, values: Values) -> tuple[float, float, int]:
+    """`threats`, and the victim of the best one (-1 when there is none)."""
     first = second = 0.0
     first_victim = -1
     cells = board.cells
@@ -288,15 +294,42 @@ def threats(board: SearchBoard, side: int, values: Values) -> tuple[float, float
             first, first_victim = gain, victim
         elif gain > second and victim != first_victim:
             second = gain
-    return first, second
+    return first, second, first_victim
 
 
-def leaf_value(board: SearchBoard, me: int, capture: float, values: Values) -> float:
+def cornered(board: SearchBoard, piece: int) -> bool:
+    """True when a movable piece has no move that saves it: every empty square it may step to
+    (two-squares rule applied) is next to an enemy piece that beats it, and it beats no enemy
+    piece it may attack. A piece that cannot move is not counted here (only a capture saves it)."""
+    kinds, colors, cells = board.kind, board.color, board.cells
+    kind, color = kinds[piece], colors[piece]
+    if not board.rules.mobile[kind]:
+        return False
+    battle, mobile, neighbours = board.rules.battle, board.rules.mobile, board.neighbours
+    for _, target in board.moves_of(piece):
+        occupant = cells[target]
+        if occupant >= 0:
+            if battle[kind][kinds[occupant]] == ATTACKER_WINS:
+                return False
+            continue
+        if not any(cells[near] >= 0 and colors[cells[near]] != color and mobile[kinds[cells[near]]]
+                   and battle[kinds[cells[near]]][kind] == ATTACKER_WINS
+                   for near in neighbours[target]):
+            return False
+    return True
+
+
+def leaf_value(board: SearchBoard, me: int, capture: float, values: Values,
+               corners: bool = False) -> float:
     """Our side to move at the end of the line: take our best capture and lose the opponent's
-    best attack, or save the piece it threatens most and lose the second (a fork costs one)."""
-    first, second = threats(board, 1 - me, values)
+    best attack, or save the piece it threatens most and lose the second (a fork costs one).
+    `corners`: a piece with no square left to flee to (`cornered`; the two-squares rule ends
+    many a chase that way) cannot be saved by moving it."""
+    first, second, victim = ranked_threats(board, 1 - me, values)
     if first <= 0.0:
         return capture
+    if corners and cornered(board, victim):
+        return capture - first
     return max(capture - first, -second)
 
 
@@ -373,11 +406,12 @@ def opponent_replies(board: SearchBoard, opponent: int, victims: list[int],
 
 def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
                 flag: int = -1, deep: bool = False, watch: bool = False,
-                chooser: Perception | None = None, shown: int = -1, lines: bool = False) -> float:
+                chooser: Perception | None = None, shown: int = -1, lines: bool = False,
+                corners: bool = False) -> float:
     """The opponent (to move) answers as well as it can; value for it, after our capture step.
 
     `deep`: its quiet approaches count too, and at the end of each line we cannot parry two
-    threats at once (`leaf_value`). `watch`: its steps next to our flag count (`deep` has them),
+    threats at once (`leaf_value`; `corners`: nor save a piece with no square to flee to). `watch`: its steps next to our flag count (`deep` has them),
     with `lines` its Scouts' moves onto an open line to our flag too.
     `chooser`: our capture step chooses by our beliefs (`prudent_capture`); `shown` is then the
     enemy piece that fought at the root."""
@@ -388,7 +422,7 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
     mine, victims = (prudent_capture(board, pairs, values, chooser, shown) if chooser is not None
                      else world_capture(board, pairs, values))
     # A quiet move elsewhere leaves our best capture open (and, deep, the threats it has now).
-    best = -leaf_value(board, me, mine, values) if deep else -mine
+    best = -leaf_value(board, me, mine, values, corners) if deep else -mine
     if flag_threatened(board, me, flag, values):
         best += FLAG_THREAT
     replies = opponent_replies(board, opponent, victims, deep, flag if watch else -1, lines)
@@ -403,7 +437,7 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
             fought = undo[2] if undo[3] != EMPTY else shown  # its attacker is known from now on
             capture = capture_after(board, me, before, origin, target, values, chooser, fought)
             if deep:
-                capture = leaf_value(board, me, capture, values)
+                capture = leaf_value(board, me, capture, values, corners)
             value = _move_gain(board, undo, values) - capture
             if flag_threatened(board, me, flag, values):
                 value += FLAG_THREAT
@@ -505,12 +539,13 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
                  replies: bool, deadline: float | None, stats: SearchStats,
                  deep: bool = False, model: Perception | None = None,
                  watch: bool = False, chooser: Perception | None = None,
-                 lines: bool = False) -> list[float] | None:
+                 lines: bool = False, corners: bool = False) -> list[float] | None:
     """The value of each root move in this world; None when the deadline passed before the end.
 
     With `model` both sides choose by what they know (`perception.py`), not by the world; with
     `chooser` only our capture step does (`prudent_capture`); `watch`: the opponent's steps next
-    to our flag are among its replies."""
+    to our flag are among its replies; `corners`: with `deep`, a cornered piece of ours at the
+    end of a line is lost (`leaf_value`; the informed search does not count it)."""
     result: list[float] = []
     flag = flag_square(board, me)
     for index, (origin, target) in enumerate(moves):
@@ -526,7 +561,7 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
                 board, me, values, stats, model, flag, deep, fought, watch, lines)
         elif replies:
             value = _move_gain(board, undo, values) - reply_value(
-                board, me, values, stats, flag, deep, watch, chooser, undo[3], lines)
+                board, me, values, stats, flag, deep, watch, chooser, undo[3], lines, corners)
         else:
             value = _move_gain(board, undo, values) - best_capture(board, 1 - me, values)[0]
         board.unmake(undo)

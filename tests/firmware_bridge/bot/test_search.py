@@ -9,6 +9,7 @@ from firmware_bridge.bot.search import (
     FLAG_THREAT,
     SearchStats,
     battle_gain,
+    cornered,
     flag_threatened,
     search_world,
 )
@@ -121,3 +122,60 @@ def test_a_scout_on_an_open_line_to_our_flag_is_no_threat_while_we_can_shut_the_
     assert not flag_threatened(board, RED, board.index("a1"), worth)  # the Captain steps to a3
     board.make(board.index("b3"), board.index("c3"))
     assert flag_threatened(board, RED, board.index("a1"), worth)
+
+
+def major_chased_by_marshal(run: int) -> tuple[SearchBoard, Values]:
+    """Our known Major on f2 beside their known Marshal on f3; our bombs on f1, g1 and h2 make
+    g2 a pocket (its only other way out is f2 itself); e2 is open. `run`: how many moves our Major
+    has made back and forth between f2 and g2."""
+    board = SearchBoard(RULES)
+    board.add(board.index("a1"), RED, "flag", 0)
+    board.add(board.index("f2"), RED, "major", 1, moved=True)
+    for ident, square in enumerate(("f1", "g1", "h2"), start=2):
+        board.add(board.index(square), RED, "bomb", ident)
+    board.add(board.index("b1"), RED, "scout", 5, moved=True)
+    board.add(board.index("f3"), BLUE, "marshal", 10, moved=True)
+    board.add(board.index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
+    if run:
+        board.set_run(RED, 1, {board.index("f2"), board.index("g2")}, run)
+    alive = {"flag": 1, "major": 1, "bomb": 3, "scout": 1}
+    return board, kind_values(RULES, {RED: alive, BLUE: {"marshal": 1, "flag": 1}})
+
+
+def deep_values(board: SearchBoard, worth: Values, moves: list[str], corners: bool) -> list[float]:
+    """What the deep search gives each of our moves, counting cornered pieces or not."""
+    pairs = [(board.index(origin), board.index(target))
+             for origin, target in (move.split("-") for move in moves)]
+    found = search_world(board, RED, pairs, worth, True, None, SearchStats(), deep=True,
+                         corners=corners)
+    assert found is not None
+    return found
+
+
+def test_a_chased_piece_whose_two_squares_run_is_spent_cannot_flee_back_into_its_pocket() -> None:
+    board, worth = major_chased_by_marshal(run=2)
+    pocket, open_square = deep_values(board, worth, ["f2-g2", "f2-e2"], corners=True)
+    # f2-g2 is the Major's third move between f2 and g2: when the Marshal follows to g3, the
+    # rule refuses g2-f2, and the bombs close the pocket.
+    assert open_square == 0.0
+    assert pocket == -worth[RED][RULES.code["major"]]  # the Major is lost
+    blind = deep_values(board, worth, ["f2-g2", "f2-e2"], corners=False)
+    assert blind[0] == blind[1]  # without counting corners, both flights look safe
+
+
+def test_a_fresh_run_leaves_the_way_back_open() -> None:
+    board, worth = major_chased_by_marshal(run=0)
+    pocket, open_square = deep_values(board, worth, ["f2-g2", "f2-e2"], corners=True)
+    assert pocket == open_square
+
+
+def test_a_piece_is_cornered_only_when_every_way_out_is_refused_or_guarded() -> None:
+    board, _ = major_chased_by_marshal(run=0)
+    major = board.index_of(1)
+    assert not cornered(board, major)  # e2 and g2 are open
+    board.add(board.index("e2"), RED, "bomb", 6)
+    board.add(board.index("h3"), BLUE, "colonel", 12, moved=True)
+    assert not cornered(board, major)  # g2 is next to a bomb of ours, nothing that beats a Major
+    board.make(board.index("h3"), board.index("g3"))
+    assert cornered(board, major)  # g2 is next to their Colonel now
+    assert not cornered(board, board.index_of(2))  # a bomb is not cornered: it never flees

@@ -272,14 +272,9 @@ def _can_block(board: SearchBoard, me: int, line: Sequence[int]) -> bool:
                for square in line for piece, _, distance in _nearest_pieces(board, square))
 
 
-def threats(board: SearchBoard, side: int, values: Values) -> tuple[float, float]:
-    """The two best battle gains `side` could make now against two different victims."""
-    first, second, _ = ranked_threats(board, side, values)
-    return first, second
-
-
-def ranked_threats(board: SearchBoard, side: int, values: Values) -> tuple[float, float, int]:
-    """`threats`, and the victim of the best one (-1 when there is none)."""
+def threats(board: SearchBoard, side: int, values: Values) -> tuple[float, float, int]:
+    """The two best battle gains `side` could make now against two different victims, and the
+    victim of the best one (-1 when there is none)."""
     first = second = 0.0
     first_victim = -1
     cells = board.cells
@@ -325,7 +320,7 @@ def leaf_value(board: SearchBoard, me: int, capture: float, values: Values,
     best attack, or save the piece it threatens most and lose the second (a fork costs one).
     `corners`: a piece with no square left to flee to (`cornered`; the two-squares rule ends
     many a chase that way) cannot be saved by moving it."""
-    first, second, victim = ranked_threats(board, 1 - me, values)
+    first, second, victim = threats(board, 1 - me, values)
     if first <= 0.0:
         return capture
     if corners and cornered(board, victim):
@@ -411,8 +406,9 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
     """The opponent (to move) answers as well as it can; value for it, after our capture step.
 
     `deep`: its quiet approaches count too, and at the end of each line we cannot parry two
-    threats at once (`leaf_value`; `corners`: nor save a piece with no square to flee to). `watch`: its steps next to our flag count (`deep` has them),
-    with `lines` its Scouts' moves onto an open line to our flag too.
+    threats at once (`leaf_value`; `corners`: nor save a piece with no square to flee to).
+    `watch`: its steps next to our flag count (`deep` has them), with `lines` its Scouts' moves
+    onto an open line to our flag too.
     `chooser`: our capture step chooses by our beliefs (`prudent_capture`); `shown` is then the
     enemy piece that fought at the root."""
     opponent = 1 - me

@@ -129,8 +129,7 @@ BATTLE = re.compile(r"^\w+ attacks \w+: (attacker|defender|both) wins$")
 
 
 def _next_to(one: str, other: str) -> bool:
-    first, second = Square.parse(one), Square.parse(other)
-    return abs(first.file - second.file) + abs(first.rank - second.rank) == 1
+    return Square.parse(one).distance(Square.parse(other)) == 1
 
 
 def chases(rulings: list[str], color: str) -> tuple[int, Counter[str]]:

@@ -37,6 +37,7 @@ class Level:
     stoppers: bool = False  # only a piece that may beat or trade with an intruder is drawn to it
     race: bool = False  # our nearest stopper walks home when an intruder may reach our flag first
     corners: bool = False  # with `deep`, a threatened piece with no square to flee to is lost
+    duel: bool = False  # a known enemy piece on our half that only a trade stops draws our traders
 
 
 LEVELS: dict[str, Level] = {

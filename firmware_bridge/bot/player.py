@@ -19,7 +19,7 @@ from engine.stratego.notebook import Notebook
 from engine.stratego.pieces import Color
 from engine.stratego.squares import Square
 from engine.stratego.variants import get_variant
-from firmware_bridge.bot.board import SearchBoard
+from firmware_bridge.bot.board import ATTACKER_WINS, BOTH_DIE, SearchBoard
 from firmware_bridge.bot.defence import FlagDefence, stop_chance, stopping_share
 from firmware_bridge.bot.evaluation import (
     FLAG_PULL,
@@ -63,6 +63,14 @@ TOP_REVEAL_SHARE = 0.8
 # this share of the piece's value times that chance.
 ASSASSIN_FLOOR = 0.25
 ASSASSIN_DREAD = 1.0
+
+
+# A known enemy piece on our half that nothing of ours alive beats (the assassin aside: it must
+# strike first, and rarely gets to) takes what it meets; only a trade stops it (`Level.duel`).
+# Our pieces that trade with it are drawn to it (DUEL_PULL), are not held back, and the trade
+# earns DUEL_BONUS over its material.
+DUEL_PULL = 40.0
+DUEL_BONUS = 40.0
 
 
 # An empty square beside our flag (a bomb there was dug, or its guard walked off) lets any walker
@@ -312,6 +320,32 @@ class ComputerPlayer:
             return -1
         return board.kind[highest[0]]
 
+    def _duels(self, board: SearchBoard, view: dict[str, Any], me: int) -> dict[int, set[int]]:
+        """With `Level.duel`: the known enemy walkers on our half that nothing of ours alive beats,
+        the assassin aside: square -> our kinds that trade with it."""
+        if not self.level.duel:
+            return {}
+        rules, height = board.rules, self.variant.height
+        battle, half = rules.battle, height // 2
+        assassins = {rules.code[name] for name, _ in self.variant.combat.assassins}
+        ours = {board.kind[p] for p in board.movers[me] if board.square[p] >= 0}
+        fighters = ours - assassins
+        duels: dict[int, set[int]] = {}
+        for piece in view["pieces"]:
+            kind = piece.get("kind")
+            if piece["color"] == self.color.value or kind is None or not rules.mobile[rules.code[kind]]:
+                continue
+            square = Square.parse(piece["square"])
+            if not ((square.rank < half) if self.color is Color.RED else (square.rank >= height - half)):
+                continue
+            enemy = rules.code[kind]
+            if any(battle[k][enemy] == ATTACKER_WINS for k in fighters):
+                continue
+            traders = {k for k in ours if battle[k][enemy] == BOTH_DIE}
+            if traders:
+                duels[board.index(square.name)] = traders
+        return duels
+
     def _root_bonus(self, board: SearchBoard, view: dict[str, Any], moves: list[tuple[int, int]],
                     beliefs: dict[int, dict[str, float]], me: int) -> list[float]:
         """World-independent preferences: the pull toward good fights, showing less, no dithering."""
@@ -336,6 +370,7 @@ class ComputerPlayer:
         holes = {n for n in cover if board.cells[n] < 0} if self.level.plug else set()
         stops: dict[str, float] = {}
         targets: dict[str, list[tuple[int, float]]] = {}
+        duels = self._duels(board, view, me)
         for name in {board.kind_name(board.cells[o]) for o, _ in moves}:
             found: list[tuple[int, float]] = []
             if holes:
@@ -353,6 +388,8 @@ class ComputerPlayer:
                     gain += FLAG_PULL * breach.get(where, 0.0)
                 if gain > 0:
                     found.append((where, gain))
+            code = rules.code[name]
+            found += [(where, DUEL_PULL) for where, traders in duels.items() if code in traders]
             targets[name] = found
         attraction = Attraction(rules, self._distances, targets)
         weight = PULL_WEIGHT * (1.0 + int(view.get("ply", 0)) / URGENCY_PLIES)
@@ -365,6 +402,8 @@ class ComputerPlayer:
             second = self._top_unseen(board, known_ids, me, below=top)
             if second >= 0 and values[me][second] >= BROAD_FLOOR:
                 reserved.add(second)
+        for traders in duels.values():
+            reserved -= traders  # held back, it waits while their piece eats ours
         result = []
         for origin, target in moves:
             piece = board.cells[origin]
@@ -381,6 +420,8 @@ class ComputerPlayer:
                 bonus -= UNCOVER_COST
             if target in holes:
                 bonus += PLUG_BONUS * stops.get(name, 0.0)
+            if board.kind[piece] in duels.get(target, ()):
+                bonus += DUEL_BONUS
             if self.level.still and not board.moved[piece]:
                 bonus -= STILL_COST
             if board.kind[piece] in reserved and board.cells[target] < 0 and piece not in defence.racers:

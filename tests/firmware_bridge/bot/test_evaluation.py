@@ -12,6 +12,7 @@ from engine import Color, Square, get_variant
 from firmware_bridge.bot.board import BLUE, RED, SearchBoard, rules_for
 from firmware_bridge.bot.evaluation import enclosed, kind_values, loss_aversion
 from firmware_bridge.bot.player import (
+    DUEL_BONUS,
     PLUG_BONUS,
     RESERVE_COST,
     STILL_COST,
@@ -202,6 +203,43 @@ def test_once_nothing_alive_can_beat_our_hidden_general_it_is_held_back_no_more(
     # While the enemy Marshal lives, released or not, the General stays home.
     alive = dict(CLASSIC.army)
     assert reserve_bonus(release=True, theirs=alive) == reserve_bonus(release=False, theirs=alive)
+
+
+def duel_bonus(duel: bool, theirs_at: str = "e3") -> list[float]:
+    """Root bonuses of our unseen Marshal (e6) stepping toward their shown Marshal (on our half
+    at e3), stepping away, and of our shown Sergeant beside it attacking it; our Spy alive."""
+    pieces = [(1, "red", "a1", "flag", False), (2, "red", "b1", "bomb", False),
+              (3, "red", "a2", "bomb", False), (4, "red", "e6", "marshal", False),
+              (5, "red", "e2", "sergeant", True), (6, "red", "j1", "spy", False),
+              (10, "blue", theirs_at, "marshal", True),
+              (11, "blue", "j10", "bomb", False), (12, "blue", "a10", "flag", False)]
+    return normal_bonus(pieces, [("e6", "e5"), ("e6", "e7"), ("e2", "e3")],
+                        {10: {"marshal": 1.0}, 11: {"bomb": 1.0}}, duel=duel, race=False)
+
+
+def test_their_marshal_on_our_half_draws_our_held_back_marshal_to_trade_with_it() -> None:
+    """Their known Marshal walking through our camp takes every piece it meets; our Spy could stop
+    it only by striking first, so our Marshal leaves the reserve and goes to trade."""
+    (toward, away, sergeant), (plain_toward, plain_away, plain_sergeant) = (
+        duel_bonus(duel=True), duel_bonus(duel=False))
+    assert toward - away > plain_toward - plain_away + 2.0  # drawn to the trade
+    assert toward - plain_toward > RESERVE_COST  # no longer held back
+    assert sergeant == pytest.approx(plain_sergeant)  # a piece that cannot trade with it is not sent
+
+
+def test_their_marshal_on_its_own_half_calls_for_no_duel() -> None:
+    assert duel_bonus(duel=True, theirs_at="e7") == duel_bonus(duel=False, theirs_at="e7")
+
+
+def test_the_trade_that_stops_their_marshal_on_our_half_earns_more_than_its_material() -> None:
+    pieces = [(1, "red", "a1", "flag", False), (2, "red", "b1", "bomb", False),
+              (3, "red", "a2", "bomb", False), (4, "red", "e4", "marshal", True),
+              (10, "blue", "e3", "marshal", True), (11, "blue", "j10", "bomb", False),
+              (12, "blue", "a10", "flag", False)]
+    beliefs = {10: {"marshal": 1.0}, 11: {"bomb": 1.0}}
+    trade, = normal_bonus(pieces, [("e4", "e3")], beliefs, duel=True, race=False)
+    plain, = normal_bonus(pieces, [("e4", "e3")], beliefs, duel=False, race=False)
+    assert trade - plain == pytest.approx(DUEL_BONUS)
 
 
 def test_normal_charges_the_first_move_of_a_piece_that_never_moved() -> None:

@@ -30,11 +30,12 @@ from firmware_bridge.bot.evaluation import (
     expected_gain,
     kind_values,
 )
+from firmware_bridge.bot.flag_watch import flag_square
 from firmware_bridge.bot.levels import LEVELS
 from firmware_bridge.bot.perception import Perception
 from firmware_bridge.bot.public_rules import PublicRepetition
 from firmware_bridge.bot.recall_shelf import SHELF, RecallShelf
-from firmware_bridge.bot.search import SearchStats, flag_square, search_world
+from firmware_bridge.bot.search import SearchStats, search_world
 from firmware_bridge.bot.seat import COLOR_CODE, SeatMemory
 from firmware_bridge.bot.setups import bot_setup
 

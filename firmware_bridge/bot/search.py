@@ -8,7 +8,8 @@ against an unknown piece counts as the average over what that piece may be (the 
 weighted by the beliefs. A piece of ours lost to an enemy piece whose kind the world only guesses
 weighs more than its value (`evaluation.loss_aversion`). With `deep` the opponent's quiet
 approaches are answers too, and the end of each line counts the threat we cannot parry
-(`leaf_value`: a fork costs a piece).
+(`tactics.leaf_value`: a fork costs a piece). What a single move attacks, wins or threatens is
+`tactics.py`; threats to a flag are `flag_watch.py`.
 
 Left to the world, both sides in that line see everything: the opponent takes exactly the pieces
 of ours that are weak, our capture step attacks an unknown piece only in the worlds where it is
@@ -21,11 +22,28 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from firmware_bridge.bot.board import ATTACKER_WINS, BOTH_DIE, DEFENDER_WINS, EMPTY, SearchBoard
-from firmware_bridge.bot.evaluation import WIN, Values, lost_value
+from firmware_bridge.bot.board import EMPTY, SearchBoard
+from firmware_bridge.bot.evaluation import WIN, Values
+from firmware_bridge.bot.flag_watch import (
+    FLAG_THREAT,
+    flag_approaches,
+    flag_square,
+    flag_threatened,
+    scout_lines,
+)
 from firmware_bridge.bot.perception import Perception
-
-FLAG_THREAT = 200.0  # an enemy piece next to our flag that we cannot remove at once
+from firmware_bridge.bot.tactics import (
+    approaches,
+    attacks,
+    battle_gain,
+    best_capture,
+    capture_after,
+    counter_attacks,
+    leaf_value,
+    move_gain,
+    prudent_capture,
+    world_capture,
+)
 
 
 class SearchStats:
@@ -35,101 +53,6 @@ class SearchStats:
         self.positions = 0
         self.worlds = 0
         self.seconds = 0.0
-
-
-def battle_gain(board: SearchBoard, attacker: int, defender: int, values: Values) -> float:
-    """Material the attacker's side wins (negative: loses) in this battle; WIN for an objective
-    or for leaving the other side without a movable piece, -WIN for being left without one.
-
-    Only enemy pieces are hidden, so a battle with a hidden piece is one where our piece meets
-    a guess: our loss there weighs `loss_aversion` more (the guess may be wrong in every world)."""
-    kinds, colors, hidden = board.kind, board.color, board.hidden
-    ka, kd = kinds[attacker], kinds[defender]
-    outcome = board.rules.battle[ka][kd]
-    side = colors[attacker]
-    movers = board.mobile_count[side] - (outcome != ATTACKER_WINS)
-    enemies = board.mobile_count[1 - side] - (outcome != DEFENDER_WINS and board.rules.mobile[kd])
-    if movers == 0 or enemies == 0:
-        # A side left without a movable piece loses when it is next to move (both: a draw), as
-        # `_over` counts it for the moves of a line; the capture step must not score it as material.
-        return 0.0 if movers == enemies else (WIN if movers > 0 else -WIN)
-    own, theirs = values[side], values[colors[defender]]
-    if outcome == ATTACKER_WINS:
-        return WIN if board.rules.objective[kd] else lost_value(theirs[kd], hidden[attacker])
-    if outcome == DEFENDER_WINS:
-        return -lost_value(own[ka], hidden[defender])
-    return lost_value(theirs[kd], hidden[attacker]) - lost_value(own[ka], hidden[defender])
-
-
-def two_squares_allowed(board: SearchBoard, side: int,
-                        moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """`moves` of `side` less those its current two-squares run refuses."""
-    run = board.runs[side]
-    if run is None or run[4] < board.rules.limit:
-        return moves
-    return [m for m in moves if not board._refused(board.cells[m[0]], m[0], m[1])]
-
-
-def attacks(board: SearchBoard, side: int) -> list[tuple[int, int]]:
-    """Every attack `side` may make now (two-squares applied)."""
-    cells, colors, kinds, squares = board.cells, board.color, board.kind, board.square
-    scout = board.rules.scout
-    neighbours = board.neighbours
-    strike = board.rules.variant.scout_strike
-    found: list[tuple[int, int]] = []
-    for piece in board.movers[side]:
-        origin = squares[piece]
-        if origin < 0:
-            continue
-        if scout[kinds[piece]]:
-            for ray in board.rays[origin]:
-                for distance, target in enumerate(ray):
-                    occupant = cells[target]
-                    if occupant == EMPTY:
-                        continue
-                    if occupant >= 0 and colors[occupant] != side and (distance == 0 or strike):
-                        found.append((origin, target))
-                    break
-        else:
-            for target in neighbours[origin]:
-                occupant = cells[target]
-                if occupant >= 0 and colors[occupant] != side:
-                    found.append((origin, target))
-    return two_squares_allowed(board, side, found)
-
-
-def best_capture(board: SearchBoard, side: int, values: Values) -> tuple[float, list[int]]:
-    """The best battle gain open to `side`, and the enemy pieces it can take with profit."""
-    cells = board.cells
-    return world_capture(board, [(cells[o], cells[t]) for o, t in attacks(board, side)], values)
-
-
-def world_capture(board: SearchBoard, pairs: list[tuple[int, int]], values: Values) -> tuple[float, list[int]]:
-    """The best battle gain among `pairs` (attacker, defender pieces) as the world has them, and
-    the enemy pieces taken with profit (`prudent_capture` chooses by beliefs instead)."""
-    best = 0.0
-    victims: list[int] = []
-    for attacker, defender in pairs:
-        gain = battle_gain(board, attacker, defender, values)
-        if gain > 0:
-            victims.append(defender)
-            best = max(best, gain)
-    return best, victims
-
-
-def _move_gain(board: SearchBoard, undo: tuple, values: Values) -> float:
-    """Material the mover won by the move just made (from `make`'s undo record)."""
-    _, _, piece, defender, outcome, _, _ = undo
-    if defender == EMPTY:
-        return 0.0
-    kinds, colors, hidden = board.kind, board.color, board.hidden
-    own, theirs = values[colors[piece]], values[colors[defender]]
-    if outcome == ATTACKER_WINS:
-        return lost_value(theirs[kinds[defender]], hidden[piece])
-    if outcome == DEFENDER_WINS:
-        return -lost_value(own[kinds[piece]], hidden[defender])
-    assert outcome == BOTH_DIE
-    return lost_value(theirs[kinds[defender]], hidden[piece]) - lost_value(own[kinds[piece]], hidden[defender])
 
 
 def _over(board: SearchBoard, mover: int) -> bool:
@@ -146,237 +69,6 @@ def _terminal(board: SearchBoard, side: int) -> float:
     if board.winner is None:
         return 0.0
     return WIN if board.winner == side else -WIN
-
-
-def counter_attacks(board: SearchBoard, side: int, before: list[tuple[int, int]], origin: int,
-                    target: int) -> list[tuple[int, int]]:
-    """`side`'s attacks (attacker, defender pieces) after the opponent moved origin -> target:
-    those `side` had before that move (still valid ones) plus the attacks on the moved piece.
-
-    Scout rays the move opened or closed beyond those two squares are not rescanned: this is the
-    quiescence step of a shallow search, not a move generator."""
-    cells, colors, kinds = board.cells, board.color, board.kind
-    found = []
-    for a, d in before:
-        attacker, defender = cells[a], cells[d]
-        if attacker >= 0 and defender >= 0 and colors[attacker] == side and colors[defender] != side:
-            found.append((attacker, defender))
-    defender = cells[target]
-    if defender < 0 or colors[defender] == side:
-        return found
-    mobile, scout = board.rules.mobile, board.rules.scout
-    run = board.runs[side]
-    shuffler = run[0] if run is not None and run[4] >= board.rules.limit else -1
-    strike = board.rules.variant.scout_strike
-    for ray in board.rays[target]:
-        for distance, square in enumerate(ray):
-            attacker = cells[square]
-            if attacker == EMPTY:
-                continue
-            if (attacker >= 0 and colors[attacker] == side and mobile[kinds[attacker]]
-                    and (distance == 0 or (scout[kinds[attacker]] and strike))
-                    and not (attacker == shuffler and board._refused(attacker, square, target))):
-                found.append((attacker, defender))
-            break
-    return found
-
-
-def capture_after(board: SearchBoard, side: int, before: list[tuple[int, int]], origin: int,
-                  target: int, values: Values, chooser: Perception | None = None,
-                  shown: int = -1) -> float:
-    """`side`'s best battle gain after the opponent moved origin -> target (`counter_attacks`);
-    with `chooser`, the world's gain of the capture our beliefs choose (`prudent_capture`)."""
-    pairs = counter_attacks(board, side, before, origin, target)
-    if chooser is not None:
-        return prudent_capture(board, pairs, values, chooser, shown)[0]
-    return world_capture(board, pairs, values)[0]
-
-
-def prudent_capture(board: SearchBoard, pairs: list[tuple[int, int]], values: Values,
-                    chooser: Perception, shown: int = -1) -> tuple[float, list[int]]:
-    """Our capture step chosen by the notebook's beliefs, scored by the world: the world's gain
-    of the attack among `pairs` (attacker, defender pieces) we expect most of, and the enemy
-    pieces we expect to gain by attacking. A capture step that chose by the world would find
-    the flag among the still pieces next to it in every world where one is (strategy fusion),
-    and walk our officers into the bombs round it. `shown`: an enemy piece that fought in this
-    line, known from then on."""
-    choice, true = 0.0, 0.0
-    victims = []
-    for attacker, defender in pairs:
-        expected = chooser.our_attack(board, attacker, defender, shown)
-        if expected > 0.0:
-            victims.append(defender)
-            if expected > choice:
-                choice, true = expected, battle_gain(board, attacker, defender, values)
-    return true, victims
-
-
-def flag_square(board: SearchBoard, side: int) -> int:
-    """Where `side`'s flag (objective) stands, or -1."""
-    objective = board.rules.objective
-    for piece, square in enumerate(board.square):
-        if square >= 0 and board.color[piece] == side and objective[board.kind[piece]]:
-            return square
-    return -1
-
-
-def flag_threatened(board: SearchBoard, me: int, flag: int, values: Values) -> bool:
-    """True when an enemy piece could take our flag next move and we cannot take it first."""
-    if flag < 0 or board.cells[flag] < 0:
-        return False
-    cells, colors, kinds = board.cells, board.color, board.kind
-    mobile, scout = board.rules.mobile, board.rules.scout
-    threats = []
-    for n in board.neighbours[flag]:
-        occupant = cells[n]
-        if occupant >= 0 and colors[occupant] != me and mobile[kinds[occupant]]:
-            threats.append(occupant)
-    if board.rules.variant.scout_strike:
-        for ray in board.rays[flag]:
-            for distance, square in enumerate(ray):
-                occupant = cells[square]
-                if occupant == EMPTY:
-                    continue
-                if (occupant >= 0 and colors[occupant] != me and scout[kinds[occupant]]
-                        and not _can_block(board, me, ray[:distance])):
-                    threats.append(occupant)
-                break
-    if not threats:
-        return False
-    removable = {cells[t] for o, t in attacks(board, me)
-                 if cells[t] in threats and board.rules.battle[kinds[cells[o]]][kinds[cells[t]]] != DEFENDER_WINS}
-    return any(t not in removable for t in threats)
-
-
-def _nearest_pieces(board: SearchBoard, square: int) -> list[tuple[int, int, int]]:
-    """The first piece along each ray from `square`: (piece, its square, empty squares between)."""
-    cells = board.cells
-    found = []
-    for ray in board.rays[square]:
-        for distance, origin in enumerate(ray):
-            piece = cells[origin]
-            if piece == EMPTY:
-                continue
-            if piece >= 0:
-                found.append((piece, origin, distance))
-            break
-    return found
-
-
-def _can_block(board: SearchBoard, me: int, line: Sequence[int]) -> bool:
-    """True when a piece of ours can step onto one of the empty squares `line` (between our flag
-    and a Scout that threatens it from afar) next move, a Scout of ours from along a clear ray."""
-    colors, kinds = board.color, board.kind
-    mobile, scout = board.rules.mobile, board.rules.scout
-    return any(colors[piece] == me and mobile[kinds[piece]] and (distance == 0 or scout[kinds[piece]])
-               for square in line for piece, _, distance in _nearest_pieces(board, square))
-
-
-def threats(board: SearchBoard, side: int, values: Values) -> tuple[float, float, int]:
-    """The two best battle gains `side` could make now against two different victims, and the
-    victim of the best one (-1 when there is none)."""
-    first = second = 0.0
-    first_victim = -1
-    cells = board.cells
-    for origin, target in attacks(board, side):
-        gain = battle_gain(board, cells[origin], cells[target], values)
-        if gain <= 0.0:
-            continue
-        victim = cells[target]
-        if gain > first:
-            if victim != first_victim:
-                second = first
-            first, first_victim = gain, victim
-        elif gain > second and victim != first_victim:
-            second = gain
-    return first, second, first_victim
-
-
-def cornered(board: SearchBoard, piece: int) -> bool:
-    """True when a movable piece has no move that saves it: every empty square it may step to
-    (two-squares rule applied) is next to an enemy piece that beats it, and it beats no enemy
-    piece it may attack. A piece that cannot move is not counted here (only a capture saves it)."""
-    kinds, colors, cells = board.kind, board.color, board.cells
-    kind, color = kinds[piece], colors[piece]
-    if not board.rules.mobile[kind]:
-        return False
-    battle, mobile, neighbours = board.rules.battle, board.rules.mobile, board.neighbours
-    for _, target in board.moves_of(piece):
-        occupant = cells[target]
-        if occupant >= 0:
-            if battle[kind][kinds[occupant]] == ATTACKER_WINS:
-                return False
-            continue
-        if not any(cells[near] >= 0 and colors[cells[near]] != color and mobile[kinds[cells[near]]]
-                   and battle[kinds[cells[near]]][kind] == ATTACKER_WINS
-                   for near in neighbours[target]):
-            return False
-    return True
-
-
-def leaf_value(board: SearchBoard, me: int, capture: float, values: Values,
-               corners: bool = False) -> float:
-    """Our side to move at the end of the line: take our best capture and lose the opponent's
-    best attack, or save the piece it threatens most and lose the second (a fork costs one).
-    `corners`: a piece with no square left to flee to (`cornered`; the two-squares rule ends
-    many a chase that way) cannot be saved by moving it."""
-    first, second, victim = threats(board, 1 - me, values)
-    if first <= 0.0:
-        return capture
-    if corners and cornered(board, victim):
-        return capture - first
-    return max(capture - first, -second)
-
-
-def approaches(board: SearchBoard, side: int) -> list[tuple[int, int]]:
-    """Quiet one-square moves of `side` that end next to an enemy piece (threats and forks)."""
-    cells, colors, squares, neighbours = board.cells, board.color, board.square, board.neighbours
-    found = []
-    for piece in board.movers[side]:
-        origin = squares[piece]
-        if origin < 0:
-            continue
-        for target in neighbours[origin]:
-            if cells[target] != EMPTY:
-                continue
-            for near in neighbours[target]:
-                other = cells[near]
-                if other >= 0 and colors[other] != side:
-                    found.append((origin, target))
-                    break
-    return two_squares_allowed(board, side, found)
-
-
-def flag_approaches(board: SearchBoard, side: int, flag: int) -> list[tuple[int, int]]:
-    """Quiet one-square moves of `side` onto an empty square next to the enemy flag at `flag`."""
-    cells, colors, mobile, kinds = board.cells, board.color, board.rules.mobile, board.kind
-    found = []
-    for target in board.neighbours[flag]:
-        if cells[target] != EMPTY:
-            continue
-        for origin in board.neighbours[target]:
-            piece = cells[origin]
-            if piece >= 0 and colors[piece] == side and mobile[kinds[piece]]:
-                found.append((origin, target))
-    return two_squares_allowed(board, side, found)
-
-
-def scout_lines(board: SearchBoard, side: int, flag: int) -> list[tuple[int, int]]:
-    """Long moves of `side`'s Scouts onto an empty square with a clear line to the enemy flag at
-    `flag`: from there a Scout takes it next move unless the line is shut or the Scout taken."""
-    if not board.rules.variant.scout_strike:
-        return []
-    cells, colors, kinds, scout = board.cells, board.color, board.kind, board.rules.scout
-    found = []
-    for line in board.rays[flag]:
-        for distance, square in enumerate(line):
-            if cells[square] != EMPTY:
-                break
-            if distance == 0:
-                continue  # a step next to the flag is `flag_approaches`' (and any walker's)
-            found += [(origin, square) for piece, origin, _ in _nearest_pieces(board, square)
-                      if colors[piece] == side and scout[kinds[piece]]]
-    return two_squares_allowed(board, side, found)
 
 
 def opponent_replies(board: SearchBoard, opponent: int, victims: list[int],
@@ -434,7 +126,7 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
             capture = capture_after(board, me, before, origin, target, values, chooser, fought)
             if deep:
                 capture = leaf_value(board, me, capture, values, corners)
-            value = _move_gain(board, undo, values) - capture
+            value = move_gain(board, undo, values) - capture
             if flag_threatened(board, me, flag, values):
                 value += FLAG_THREAT
         board.unmake(undo)
@@ -520,7 +212,7 @@ def informed_reply_value(board: SearchBoard, me: int, values: Values, stats: Sea
             capture, fear, _ = _our_capture(board, me, pairs, values, model, fought)
             if deep:
                 capture, fear = _informed_leaf(board, me, capture, fear, values, model, fought[0])
-            true = _move_gain(board, undo, values) - capture
+            true = move_gain(board, undo, values) - capture
             seen -= fear
             if flag_threatened(board, me, flag, values):
                 true += FLAG_THREAT
@@ -553,13 +245,13 @@ def search_world(board: SearchBoard, me: int, moves: Sequence[tuple[int, int]], 
             value = _terminal(board, me)
         elif replies and model is not None:
             fought = (undo[2], undo[3]) if undo[3] != EMPTY else (-1, -1)
-            value = _move_gain(board, undo, values) - informed_reply_value(
+            value = move_gain(board, undo, values) - informed_reply_value(
                 board, me, values, stats, model, flag, deep, fought, watch, lines)
         elif replies:
-            value = _move_gain(board, undo, values) - reply_value(
+            value = move_gain(board, undo, values) - reply_value(
                 board, me, values, stats, flag, deep, watch, chooser, undo[3], lines, corners)
         else:
-            value = _move_gain(board, undo, values) - best_capture(board, 1 - me, values)[0]
+            value = move_gain(board, undo, values) - best_capture(board, 1 - me, values)[0]
         board.unmake(undo)
         result.append(value)
     return result

@@ -19,8 +19,9 @@ from firmware_bridge.bot.player import (
     TOP_REVEAL_SHARE,
     ComputerPlayer,
 )
-from firmware_bridge.bot.search import SearchStats, battle_gain, search_world
+from firmware_bridge.bot.search import SearchStats, search_world
 from firmware_bridge.bot.seat import HIDDEN_MOVED, HIDDEN_STILL
+from firmware_bridge.bot.tactics import battle_gain
 
 CLASSIC = get_variant("classic")
 RULES = rules_for(CLASSIC)

@@ -5,15 +5,10 @@ from __future__ import annotations
 from engine import get_variant
 from firmware_bridge.bot.board import BLUE, RED, SearchBoard, rules_for
 from firmware_bridge.bot.evaluation import WIN, Values, kind_values
-from firmware_bridge.bot.search import (
-    FLAG_THREAT,
-    SearchStats,
-    battle_gain,
-    cornered,
-    flag_threatened,
-    search_world,
-)
+from firmware_bridge.bot.flag_watch import FLAG_THREAT, flag_threatened
+from firmware_bridge.bot.search import SearchStats, search_world
 from firmware_bridge.bot.seat import HIDDEN_MOVED, HIDDEN_STILL
+from firmware_bridge.bot.tactics import battle_gain, cornered
 
 CLASSIC = get_variant("classic")
 RULES = rules_for(CLASSIC)

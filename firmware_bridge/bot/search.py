@@ -62,6 +62,13 @@ def _over(board: SearchBoard, mover: int) -> bool:
     return board.finished or board.mobile_count[mover] == 0
 
 
+def _stuck(board: SearchBoard, side: int) -> bool:
+    """True when `side` has no legal move: no movable piece can step anywhere, or the two-squares
+    rule refuses the last moves it has (a lone piece shuffling in a pocket). That side loses when
+    it is next to move. Only counted with few movable pieces left, where it happens."""
+    return board.mobile_count[side] <= 3 and not board.moves(side)
+
+
 def _terminal(board: SearchBoard, side: int) -> float:
     """The value for `side` of a game `_over`: a win, a loss or (both sides immobile) a draw."""
     if not board.finished:
@@ -86,7 +93,7 @@ def opponent_replies(board: SearchBoard, opponent: int, victims: list[int],
         replies.extend(flag_approaches(board, opponent, flag))
     if lines and flag >= 0 and board.cells[flag] >= 0:
         replies.extend(scout_lines(board, opponent, flag))
-    if board.mobile_count[opponent] <= 3 and not board.moves(opponent):
+    if _stuck(board, opponent):
         return None
     return replies
 
@@ -116,6 +123,8 @@ def reply_value(board: SearchBoard, me: int, values: Values, stats: SearchStats,
     replies = opponent_replies(board, opponent, victims, deep, flag if watch else -1, lines)
     if replies is None:
         return -WIN  # it cannot move and loses
+    if _stuck(board, me):
+        return WIN  # whatever it plays elsewhere, we have no legal move next and lose
     for origin, target in replies:
         undo = board.make(origin, target)
         stats.positions += 1
@@ -199,6 +208,8 @@ def informed_reply_value(board: SearchBoard, me: int, values: Values, stats: Sea
     replies = opponent_replies(board, opponent, victims, deep, flag if watch else -1, lines)
     if replies is None:
         return -WIN  # it cannot move and loses
+    if _stuck(board, me):
+        return WIN  # whatever it plays elsewhere, we have no legal move next and lose
     for origin, target in replies:
         attacker, defender = cells[origin], cells[target]
         seen = model.their_attack(board, attacker, defender, shown[0]) if defender >= 0 else 0.0

@@ -174,3 +174,34 @@ def test_a_piece_is_cornered_only_when_every_way_out_is_refused_or_guarded() -> 
     board.make(board.index("h3"), board.index("g3"))
     assert cornered(board, major)  # g2 is next to their Colonel now
     assert not cornered(board, board.index_of(2))  # a bomb is not cornered: it never flees
+
+
+def marshal_in_a_pocket(run: int) -> tuple[SearchBoard, Values]:
+    """Our Marshal, our last movable piece, on j1 in a pocket our bombs on h1, i2 and j3 make:
+    its only squares are j1, j2 and i1. `run`: its moves back and forth between j1 and j2."""
+    board = SearchBoard(RULES)
+    board.add(board.index("a1"), RED, "flag", 0)
+    board.add(board.index("j1"), RED, "marshal", 1, moved=True)
+    for ident, square in enumerate(("h1", "i2", "j3"), start=2):
+        board.add(board.index(square), RED, "bomb", ident)
+    board.add(board.index("e8"), BLUE, "sergeant", 10, moved=True, hidden=HIDDEN_MOVED)
+    board.add(board.index("j10"), BLUE, "flag", 11, hidden=HIDDEN_STILL)
+    if run:
+        board.set_run(RED, 1, {board.index("j1"), board.index("j2")}, run)
+    alive = {"flag": 1, "marshal": 1, "bomb": 3}
+    return board, kind_values(RULES, {RED: alive, BLUE: {"sergeant": 1, "flag": 1}})
+
+
+def test_a_move_that_leaves_us_no_legal_move_next_turn_loses_the_game() -> None:
+    """The two-squares rule refuses a fourth move between j1 and j2: after a third, the Marshal
+    has no legal move left, and a side with no legal move loses."""
+    board, worth = marshal_in_a_pocket(run=2)
+    shuffle, aside = move_values(board, worth, ["j1-j2", "j1-i1"])
+    assert shuffle == -WIN
+    assert aside > -WIN / 2
+
+
+def test_with_its_run_fresh_the_marshal_may_step_either_way() -> None:
+    board, worth = marshal_in_a_pocket(run=0)
+    shuffle, aside = move_values(board, worth, ["j1-j2", "j1-i1"])
+    assert shuffle == aside

@@ -68,10 +68,10 @@ ASSASSIN_DREAD = 1.0
 
 # A known enemy piece on our half that nothing of ours alive beats (the assassin aside: it must
 # strike first, and rarely gets to) takes what it meets; only a trade stops it (`Level.duel`).
-# Our pieces that trade with it are drawn to it (DUEL_PULL, as strongly as to a likely flag: their
+# Our pieces that trade with it are drawn to it (DUEL_PULL, as strongly as to a sure flag: their
 # Marshal took 8 to 15 pieces in a game while ours stood home), are not held back, and the trade
 # earns DUEL_BONUS over its material.
-DUEL_PULL = 120.0
+DUEL_PULL = FLAG_PULL
 DUEL_BONUS = 40.0
 
 

@@ -322,30 +322,30 @@ class ComputerPlayer:
             return -1
         return board.kind[highest[0]]
 
-    def _duels(self, board: SearchBoard, view: dict[str, Any], me: int) -> dict[int, set[int]]:
+    def _duels(self, board: SearchBoard, me: int) -> dict[int, set[int]]:
         """With `Level.duel`: the known enemy walkers on our half that nothing of ours alive beats,
         the assassin aside: square -> our kinds that trade with it."""
         if not self.level.duel:
             return {}
-        rules, height = board.rules, self.variant.height
+        rules, width, height = board.rules, self.variant.width, self.variant.height
         battle, half = rules.battle, height // 2
         assassins = {rules.code[name] for name, _ in self.variant.combat.assassins}
         ours = {board.kind[p] for p in board.movers[me] if board.square[p] >= 0}
         fighters = ours - assassins
         duels: dict[int, set[int]] = {}
-        for piece in view["pieces"]:
-            kind = piece.get("kind")
-            if piece["color"] == self.color.value or kind is None or not rules.mobile[rules.code[kind]]:
+        for piece in board.movers[1 - me]:
+            where = board.square[piece]
+            if where < 0 or board.hidden[piece]:
+                continue  # taken, or its kind only guessed in this world
+            rank = where // width
+            if not ((rank < half) if self.color is Color.RED else (rank >= height - half)):
                 continue
-            square = Square.parse(piece["square"])
-            if not ((square.rank < half) if self.color is Color.RED else (square.rank >= height - half)):
-                continue
-            enemy = rules.code[kind]
+            enemy = board.kind[piece]
             if any(battle[k][enemy] == ATTACKER_WINS for k in fighters):
                 continue
             traders = {k for k in ours if battle[k][enemy] == BOTH_DIE}
             if traders:
-                duels[board.index(square.name)] = traders
+                duels[where] = traders
         return duels
 
     def _root_bonus(self, board: SearchBoard, view: dict[str, Any], moves: list[tuple[int, int]],
@@ -372,7 +372,7 @@ class ComputerPlayer:
         holes = {n for n in cover if board.cells[n] < 0} if self.level.plug else set()
         stops: dict[str, float] = {}
         targets: dict[str, list[tuple[int, float]]] = {}
-        duels = self._duels(board, view, me)
+        duels = self._duels(board, me)
         for name in {board.kind_name(board.cells[o]) for o, _ in moves}:
             found: list[tuple[int, float]] = []
             if holes:

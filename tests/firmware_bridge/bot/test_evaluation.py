@@ -206,13 +206,14 @@ def test_once_nothing_alive_can_beat_our_hidden_general_it_is_held_back_no_more(
     assert reserve_bonus(release=True, theirs=alive) == reserve_bonus(release=False, theirs=alive)
 
 
-def duel_bonus(duel: bool, theirs_at: str = "e3") -> list[float]:
-    """Root bonuses of our unseen Marshal (e6) stepping toward their shown Marshal (on our half
-    at e3), stepping away, and of our shown Sergeant beside it attacking it; our Spy alive."""
+def duel_bonus(duel: bool, theirs_at: str = "e3", shown: bool = True) -> list[float]:
+    """Root bonuses of our unseen Marshal (e6) stepping toward their Marshal (on our half at e3;
+    `shown`: we have seen it), stepping away, and of our shown Sergeant beside it attacking it;
+    our Spy alive."""
     pieces = [(1, "red", "a1", "flag", False), (2, "red", "b1", "bomb", False),
               (3, "red", "a2", "bomb", False), (4, "red", "e6", "marshal", False),
               (5, "red", "e2", "sergeant", True), (6, "red", "j1", "spy", False),
-              (10, "blue", theirs_at, "marshal", True),
+              (10, "blue", theirs_at, "marshal", shown),
               (11, "blue", "j10", "bomb", False), (12, "blue", "a10", "flag", False)]
     return normal_bonus(pieces, [("e6", "e5"), ("e6", "e7"), ("e2", "e3")],
                         {10: {"marshal": 1.0}, 11: {"bomb": 1.0}}, duel=duel, race=False)
@@ -230,6 +231,10 @@ def test_their_marshal_on_our_half_draws_our_held_back_marshal_to_trade_with_it(
 
 def test_their_marshal_on_its_own_half_calls_for_no_duel() -> None:
     assert duel_bonus(duel=True, theirs_at="e7") == duel_bonus(duel=False, theirs_at="e7")
+
+
+def test_a_piece_we_only_believe_to_be_their_marshal_calls_for_no_duel() -> None:
+    assert duel_bonus(duel=True, shown=False) == duel_bonus(duel=False, shown=False)
 
 
 def test_the_trade_that_stops_their_marshal_on_our_half_earns_more_than_its_material() -> None:

@@ -6,8 +6,9 @@ defender before it (known, or unknown and moved, or unknown and still), and the 
 lost in it is summed (rank values of `evaluation.RANK_VALUE`, a bomb 5). Printed per game, for the
 games our bot won and those it lost apart: battles, material taken, material lost and the balance
 per class and per attacking kind, then what their Marshal took before and after our Spy died and
-how often our Spy took their Marshal. With `--read`, also the chases: how many of our pieces taken
-by an enemy attack had stepped away from that same attacker in the 16 plies before. This is the
+how often our Spy took their Marshal. With `--read`, also the chases (how many of our pieces taken
+by an enemy attack had stepped away from that same attacker in the 16 plies before) and our
+officers that a battle showed (by their attack or the enemy's) and how many of those died later. This is the
 referee's record, not the bot's: the bot never sees it.
 
 Run: nice -n 5 .venv/bin/python bench/bench_bot_ledger.py --opponent peternlewis --rules none
@@ -169,6 +170,44 @@ def chases(rulings: list[str], color: str) -> tuple[int, Counter[str]]:
     return taken, chased
 
 
+SHOWN_FLOOR = 22.0  # officers from a Captain up: the pieces worth hunting once shown
+
+
+def shown_then_taken(rulings: list[str], setup: dict[str, dict[str, str]],
+                     color: str) -> Counter[tuple[str, str, bool]]:
+    """Our officers (worth SHOWN_FLOOR or more) that a battle showed and left alive: counted by
+    (kind, "by attacking" or "by defending", whether they died in a later battle). `setup`: the
+    record's setup, colour -> square -> kind; `rulings`: a ledger line's, one per ply."""
+    board = {square: [side, kind, ""] for side, army in setup.items() for square, kind in army.items()}
+    found: Counter[tuple[str, str, bool]] = Counter()
+    for ruling in rulings:
+        parts = ruling.split("; ")
+        move = MOVE.match(parts[0])
+        if move is None or move.group(3) not in board:
+            continue
+        origin, target = move.group(3), move.group(4)
+        piece = board.pop(origin)
+        battle = BATTLE.match(parts[1]) if len(parts) > 1 else None
+        if battle is None or target not in board:
+            board[target] = piece
+            continue
+        defender, outcome = board.pop(target), battle.group(1)
+        for one, role, dies in ((piece, "by attacking", outcome != "attacker"),
+                                (defender, "by defending", outcome != "defender")):
+            if one[0] != color:
+                continue
+            if dies and one[2]:
+                found[(one[1], one[2], True)] += 1
+            elif not dies and not one[2] and worth(one[1]) >= SHOWN_FLOOR:
+                one[2] = role
+        if outcome != "both":
+            board[target] = piece if outcome == "attacker" else defender
+    for side, kind, role in board.values():
+        if side == color and role:
+            found[(kind, role, False)] += 1
+    return found
+
+
 def read_saved(paths: list[str]) -> int:
     """Tally the games `bench_bot_losses.py --ledger` saved: per ending, the ledger and the
     material balance (ours minus theirs) every 100 plies; the think times of all."""
@@ -177,6 +216,7 @@ def read_saved(paths: list[str]) -> int:
     think: list[float] = []
     taken_in: Counter[str] = Counter()  # ending -> our pieces their attacks took
     chased_in: dict[str, Counter[str]] = defaultdict(Counter)  # ending -> kind -> after a chase
+    shown: Counter[tuple[str, str, bool]] = Counter()
     for path in paths:
         with open(path, encoding="utf-8") as saved:
             for line in saved:
@@ -190,6 +230,8 @@ def read_saved(paths: list[str]) -> int:
                 taken, chased = chases(game.get("rulings", []), game["color"])
                 taken_in[ending] += taken
                 chased_in[ending].update(chased)
+                if "record" in game:
+                    shown.update(shown_then_taken(game["rulings"], game["record"]["setup"], game["color"]))
     for ending in ("won", "drawn", "lost"):
         print(f"the {len(games[ending])} games our bot {ending}")
         tally(games[ending])
@@ -200,6 +242,10 @@ def read_saved(paths: list[str]) -> int:
         print(f"  chases: of {taken_in[ending]} pieces of ours their attacks took, {sum(chased.values())} had "
               f"stepped away from that attacker in the {CHASE_WINDOW} plies before "
               f"({', '.join(f'{kind} {n}' for kind, n in chased.most_common())})")
+    print("our officers shown in a battle they lived through, and how many died in a later one (all games):")
+    for kind, role in sorted({(kind, role) for kind, role, _ in shown}, key=lambda kr: -worth(kr[0])):
+        taken, alive = shown[(kind, role, True)], shown[(kind, role, False)]
+        print(f"  {kind:10s} {role:13s} {taken + alive:4d} shown, {taken:4d} died later")
     print(f"think: p50 {percentile(think, 50):.3f} s, p99 {percentile(think, 99):.3f} s, "
           f"max {max(think, default=0.0):.3f} s over {len(think)} moves")
     return 0

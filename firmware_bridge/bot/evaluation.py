@@ -83,12 +83,6 @@ def dominates(rules: Rules, name: str, theirs: Mapping[str, int]) -> bool:
     return rules.variant.kinds[name].mobile and not _beaten_by(rules, name, theirs, assassins)
 
 
-def hunted(rules: Rules, name: str, theirs: Mapping[str, int]) -> bool:
-    """True when an enemy walker alive (`theirs`: kind -> count) beats or trades with a piece of
-    kind `name`, the assassin counted: once shown, that piece has a hunter."""
-    return _beaten_by(rules, name, theirs, set())
-
-
 def _beaten_by(rules: Rules, name: str, theirs: Mapping[str, int], assassins: set[str]) -> bool:
     """True when an enemy soldier still alive beats or trades with `name` in some battle."""
     code, battle = rules.code, rules.battle

@@ -39,7 +39,6 @@ class Level:
     corners: bool = False  # with `deep`, a threatened piece with no square to flee to is lost
     duel: bool = False  # a known enemy piece on our half that only a trade stops draws our traders
     intercept: bool = False  # with `race`, a walled flag's race is run to the doorstep a Miner digs from
-    wary: bool = False  # showing a Lieutenant or higher that an enemy piece alive beats costs more
 
 
 LEVELS: dict[str, Level] = {

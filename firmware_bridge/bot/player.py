@@ -28,7 +28,6 @@ from firmware_bridge.bot.evaluation import (
     dominates,
     enclosed,
     expected_gain,
-    hunted,
     kind_values,
 )
 from firmware_bridge.bot.flag_watch import flag_square
@@ -45,13 +44,6 @@ PULL_WEIGHT = 1.0  # weight of the change in pull a move makes
 URGENCY_PLIES = 500  # the pull grows by its own size every this many plies: games must end
 BACK_COST = 1.5  # walking straight back to the square a piece just left
 REVEAL_SHARE = 0.12  # share of an unknown high piece's value lost by showing it in a battle
-# Once shown, a piece of ours that an enemy piece alive beats may be hunted: against Demon of
-# Ignorance, Captains shown by their own attack died in a later battle in 63 of 68 cases (of all
-# our Captains, 83% died), Majors in 45 of 53 (80%), Colonels in 32 of 38 (79%); docs/bot.md,
-# round twenty-eight. With `Level.wary`, showing a piece
-# worth WARY_FLOOR or more that has a hunter costs WARY_SHARE of its value.
-WARY_SHARE = 0.3
-WARY_FLOOR = 14.0  # a Lieutenant and up
 # Our highest piece alive, while the opponent has not seen it (`Level.reserve`): every piece of
 # ours that moves may be it, so no enemy piece can be sure of beating one, and no still piece of
 # ours can be ruled out as it either. Once it is shown, the enemy's highest piece is sure of every
@@ -440,8 +432,6 @@ class ComputerPlayer:
                 own_value = values[me][board.kind[piece]]
                 if board.kind[piece] in reserved:
                     bonus -= TOP_REVEAL_SHARE * own_value
-                elif self.level.wary and own_value >= WARY_FLOOR and hunted(rules, name, theirs):
-                    bonus -= WARY_SHARE * own_value
                 elif own_value >= 30:
                     bonus -= REVEAL_SHARE * own_value
             result.append(bonus)

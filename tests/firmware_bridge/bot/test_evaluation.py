@@ -17,7 +17,6 @@ from firmware_bridge.bot.player import (
     RESERVE_COST,
     STILL_COST,
     TOP_REVEAL_SHARE,
-    WARY_SHARE,
     ComputerPlayer,
 )
 from firmware_bridge.bot.search import SearchStats, search_world
@@ -378,30 +377,3 @@ def test_an_open_square_beside_our_flag_draws_the_piece_that_holds_it_best() -> 
     assert major_in > 0.6 * PLUG_BONUS
     assert major_away <= 0.0
     assert major_in > scout_in >= 0.0
-
-
-
-
-def wary_bonus(wary: bool, theirs: dict[str, int] | None = None) -> list[float]:
-    """Root bonuses of our unseen Captain taking a shown enemy Scout (e4-e5) and stepping aside
-    (e4-d4); our Marshal is shown, so the Captain is not held back as our highest unseen piece."""
-    pieces = [(1, "red", "a1", "flag", False), (2, "red", "b1", "bomb", False),
-              (3, "red", "a2", "bomb", False), (4, "red", "e4", "captain", False),
-              (5, "red", "j1", "marshal", True), (10, "blue", "e5", "scout", True),
-              (11, "blue", "j10", "flag", False), (12, "blue", "a9", "major", False)]
-    return normal_bonus(pieces, [("e4", "e5"), ("e4", "d4")],
-                        {10: {"scout": 1.0}, 11: {"flag": 1.0}, 12: {"major": 1.0}}, theirs,
-                        wary=wary, race=False)
-
-
-def test_a_captain_that_shows_itself_for_a_scout_is_hunted_after() -> None:
-    """While an enemy Major or higher lives, our Captain shown in a battle is hunted down: taking
-    a Scout costs a share of the Captain's value; quiet moves cost nothing more."""
-    (take, aside), (plain_take, plain_aside) = wary_bonus(wary=True), wary_bonus(wary=False)
-    assert take - plain_take == pytest.approx(-WARY_SHARE * 22.0)
-    assert aside == pytest.approx(plain_aside)
-
-
-def test_a_captain_nothing_alive_beats_shows_itself_freely() -> None:
-    small = {"scout": 8, "sergeant": 4, "miner": 5, "bomb": 6, "flag": 1}
-    assert wary_bonus(wary=True, theirs=small) == wary_bonus(wary=False, theirs=small)

@@ -13,9 +13,9 @@ what one move's root needs of all this.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from firmware_bridge.bot.board import BLOCKED, DEFENDER_WINS, Rules, SearchBoard
+from firmware_bridge.bot.board import DEFENDER_WINS, Rules, SearchBoard
 from firmware_bridge.bot.levels import Level
 
 DEFENCE_VALUE = 200.0  # what stopping an intruder next to our flag is worth, on top of material
@@ -44,12 +44,6 @@ RACE_SLACK = 2
 RACE_STEP = 40.0
 RACE_FLOOR = 0.05  # a smaller chance of taking our flag starts no race
 RACE_STOPPER = 0.5  # a piece that stops an intruder less often than this is no stopper
-# Behind its bombs our flag is reached only by digging, from a doorstep next to them. Walking
-# home to the flag, our stopper ends beside bombs on the wrong side: in round twenty-eight's
-# game 13 a Miner walked up the j-file, dug j9, j10 and took our flag on i10 while our
-# Lieutenant stood on h9, next to the flag, and a Sergeant followed the Miner one step behind.
-# With `Level.intercept` the race for a walled flag is run to the doorstep the intruder
-# reaches first, not to the flag.
 
 
 def stop_chance(rules: Rules, attacker: str, belief: Mapping[str, float]) -> float:
@@ -122,57 +116,6 @@ def flag_open(board: SearchBoard, flag: int, me: int) -> bool:
                for n in board.neighbours[flag])
 
 
-def doorsteps(board: SearchBoard, flag: int, me: int) -> set[int]:
-    """The squares a Miner digs our flag (on `flag`) open from: next to the bombs of ours that
-    wall it in (joined to it through bombs), neither a bomb of them nor the flag."""
-    cells, colors, kinds = board.cells, board.color, board.kind
-    mobile, objective = board.rules.mobile, board.rules.objective
-
-    def our_bomb(square: int) -> bool:
-        piece = cells[square]
-        return piece >= 0 and colors[piece] == me and not mobile[kinds[piece]] and not objective[kinds[piece]]
-
-    wall: set[int] = set()
-    frontier = [flag]
-    while frontier:
-        for n in board.neighbours[frontier.pop()]:
-            if n not in wall and our_bomb(n):
-                wall.add(n)
-                frontier.append(n)
-    return {n for bomb in wall for n in board.neighbours[bomb]
-            if n != flag and n not in wall and cells[n] != BLOCKED}
-
-
-def intercept_weights(board: SearchBoard, table: list[list[int]], doors: set[int], me: int,
-                      threats: Sequence[tuple[int, Mapping[str, float]]]) -> dict[int, tuple[float, int]]:
-    """Our pieces that must walk to a doorstep of our walled flag before an intruder that may dig
-    gets there (`table`: walking distances; `threats` as for `race_weights`): piece -> (what
-    each step toward the doorstep is worth, the doorstep)."""
-    rules = board.rules
-    called: dict[int, tuple[float, int]] = {}
-    if not doors:
-        return called
-    for square, takers in threats:
-        threat = sum(takers.values())
-        door = min(doors, key=lambda d: (table[square][d], d))
-        steps = table[square][door]
-        if threat < RACE_FLOOR or steps > RACE_REACH:
-            continue
-        best: tuple[int, float, int] | None = None  # (steps to the doorstep, -stop chance, piece)
-        for piece in board.movers[me]:
-            where = board.square[piece]
-            if where < 0:
-                continue
-            stops = stop_chance(rules, board.kind_name(piece), takers) / threat
-            if stops >= RACE_STOPPER and (best is None or (table[where][door], -stops) < best[:2]):
-                best = (table[where][door], -stops, piece)
-        if best is not None and best[0] - steps <= RACE_SLACK:
-            weight = RACE_STEP * threat * -best[1]
-            if weight > called.get(best[2], (0.0, door))[0]:
-                called[best[2]] = (weight, door)
-    return called
-
-
 def race_weights(board: SearchBoard, near: list[int], me: int,
                  threats: Sequence[tuple[int, Mapping[str, float]]]) -> dict[int, float]:
     """Our pieces that must walk home to win a race to our flag (`near`: each square's walking
@@ -207,8 +150,6 @@ class FlagDefence:
     intruders: dict[int, float]  # enemy piece id -> what stopping it is worth
     garrison: Callable[[int, int, int], float] | None
     racers: dict[int, float]  # our piece index -> what each of its steps home is worth
-    # With `Level.intercept`: the walking distances each racer walks down, when not to the flag.
-    routes: dict[int, list[int]] = field(default_factory=dict)
 
     @classmethod
     def around(cls, board: SearchBoard, level: Level, flag: int, me: int, table: list[list[int]],
@@ -233,25 +174,17 @@ class FlagDefence:
         miners = [rules.code[name] for name in rules.diggers if theirs.get(name, 0) > 0]
         garrison = garrison_term(board, near, me, miners) if level.garrison and miners else None
         racers: dict[int, float] = {}
-        routes: dict[int, list[int]] = {}
         if level.race:
-            walled = not flag_open(board, flag, me)
-            takers = (rules.diggers if walled else  # an open flag: any walker
-                      frozenset(name for name, walks in zip(rules.kinds, rules.mobile, strict=True) if walks))
+            takers = (frozenset(name for name, walks in zip(rules.kinds, rules.mobile, strict=True) if walks)
+                      if flag_open(board, flag, me) else rules.diggers)  # an open flag: any walker
             threats = [(square, {kind: p for kind, p in beliefs[ident].items() if kind in takers})
                        for ident, square in enemy_squares.items() if ident in beliefs]
-            if walled and level.intercept:
-                called = intercept_weights(board, table, doorsteps(board, flag, me), me, threats)
-                racers = {piece: weight for piece, (weight, _) in called.items()}
-                routes = {piece: table[door] for piece, (_, door) in called.items()}
-            else:
-                racers = race_weights(board, near, me, threats)
-        return cls(near, intruders, garrison, racers, routes)
+            racers = race_weights(board, near, me, threats)
+        return cls(near, intruders, garrison, racers)
 
     def step(self, piece: int, origin: int, target: int) -> float:
         """The garrison's and the race's part of the bonus of moving `piece` from `origin`."""
         bonus = self.garrison(piece, origin, target) if self.garrison is not None else 0.0
         if piece in self.racers:
-            route = self.routes.get(piece, self.near)
-            bonus += self.racers[piece] * (route[origin] - route[target])
+            bonus += self.racers[piece] * (self.near[origin] - self.near[target])
         return bonus

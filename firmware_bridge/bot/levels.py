@@ -38,7 +38,6 @@ class Level:
     race: bool = False  # our nearest stopper walks home when an intruder may reach our flag first
     corners: bool = False  # with `deep`, a threatened piece with no square to flee to is lost
     duel: bool = False  # a known enemy piece on our half that only a trade stops draws our traders
-    intercept: bool = False  # with `race`, a walled flag's race is run to the doorstep a Miner digs from
 
 
 LEVELS: dict[str, Level] = {

@@ -120,35 +120,6 @@ def test_no_race_while_our_stopper_is_well_ahead_or_the_intruder_cannot_dig() ->
     assert scout == 0.0  # a Scout beats neither a Sergeant nor a Captain
 
 
-def intercept_added(intruder_at: str, belief: dict[str, float]) -> list[float]:
-    """What `intercept` adds to the root bonuses of our shown Marshal on h1, beside the bomb on
-    i1 that walls in our corner flag on j1 with the bomb on j2, stepping up (h1-h2) and aside
-    (h1-g1), with an enemy piece believed `belief` on `intruder_at`."""
-    pieces = [(1, "red", "j1", "flag", False), (2, "red", "j2", "bomb", False),
-              (3, "red", "i1", "bomb", False), (4, "red", "h1", "marshal", True),
-              (10, "blue", intruder_at, "miner", False), (11, "blue", "a10", "flag", False)]
-    moves = [("h1", "h2"), ("h1", "g1")]
-    beliefs = {10: belief, 11: {"flag": 1.0}}
-    on = normal_bonus(pieces, moves, beliefs, race=True, intercept=True)
-    off = normal_bonus(pieces, moves, beliefs, race=True, intercept=False)
-    return [a - b for a, b in zip(on, off, strict=True)]
-
-
-def test_a_possible_miner_coming_down_the_file_draws_our_stopper_to_the_square_it_would_dig_from() -> None:
-    """Game 13 of round twenty-eight: a Miner walked up the file beside our walled corner flag and
-    dug the two bombs there, while the piece of ours that beats it stood beside the flag on the
-    other side of the wall. The race home leaves it there (it is as near the flag as it gets);
-    with `intercept` each step toward j3, where the Miner would dig j2 from, is worth the stake."""
-    up, aside = intercept_added("j6", MAYBE_MINER)
-    assert up == pytest.approx(RACE_STEP * 0.3)
-    assert aside == pytest.approx(-RACE_STEP * 0.3)
-
-
-def test_no_interception_of_a_piece_that_cannot_dig_or_is_far_off() -> None:
-    assert intercept_added("j6", {"sergeant": 0.5, "captain": 0.5}) == [0.0, 0.0]
-    assert intercept_added("b10", MAYBE_MINER) == [0.0, 0.0]  # fifteen steps from j3
-
-
 def test_a_major_holds_a_square_against_most_walkers_a_scout_against_hardly_any() -> None:
     army = dict(CLASSIC.army)
     major, scout = stopping_share(RULES, "major", army), stopping_share(RULES, "scout", army)

@@ -173,7 +173,7 @@ def chases(rulings: list[str], color: str) -> tuple[int, Counter[str]]:
 SHOWN_FLOOR = 22.0  # officers from a Captain up: the pieces worth hunting once shown
 
 
-def shown_then_taken(rulings: list[str], setup: dict[str, dict[str, str]],
+def shown_then_died(rulings: list[str], setup: dict[str, dict[str, str]],
                      color: str) -> Counter[tuple[str, str, bool]]:
     """Our officers (worth SHOWN_FLOOR or more) that a battle showed and left alive: counted by
     (kind, "by attacking" or "by defending", whether they died in a later battle). `setup`: the
@@ -231,7 +231,7 @@ def read_saved(paths: list[str]) -> int:
                 taken_in[ending] += taken
                 chased_in[ending].update(chased)
                 if "record" in game:
-                    shown.update(shown_then_taken(game["rulings"], game["record"]["setup"], game["color"]))
+                    shown.update(shown_then_died(game["rulings"], game["record"]["setup"], game["color"]))
     for ending in ("won", "drawn", "lost"):
         print(f"the {len(games[ending])} games our bot {ending}")
         tally(games[ending])

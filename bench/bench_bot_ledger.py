@@ -26,7 +26,7 @@ import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -126,7 +126,30 @@ def tally(games: list[tuple[str, list[Battle]]]) -> None:
 
 CHASE_WINDOW = 16  # plies looked back from a capture for the victim's flights from its taker
 MOVE = re.compile(r"^(red|blue) (\w+) ([a-z]\d+)-([a-z]\d+)$")
-BATTLE = re.compile(r"^\w+ attacks \w+: (attacker|defender|both) wins$")
+BATTLE = re.compile(r"^\w+ attacks (\w+): (attacker|defender|both) wins$")
+
+
+class Ruling(NamedTuple):
+    """One ledger ruling read: who moved from where to where, and the battle it caused."""
+
+    color: str
+    origin: str
+    target: str
+    outcome: str | None  # "attacker", "defender" or "both"; None when no battle was fought
+    defender: str  # the defender's kind ("" without a battle)
+
+
+def read_ruling(text: str) -> Ruling | None:
+    """A ledger ruling's move and battle, or None for a line that is no move."""
+    parts = text.split("; ")
+    move = MOVE.match(parts[0])
+    if move is None:
+        return None
+    battle = BATTLE.match(parts[1]) if len(parts) > 1 else None
+    color, _, origin, target = move.groups()
+    if battle is None:
+        return Ruling(color, origin, target, None, "")
+    return Ruling(color, origin, target, battle.group(2), battle.group(1))
 
 
 def _next_to(one: str, other: str) -> bool:
@@ -140,23 +163,19 @@ def chases(rulings: list[str], color: str) -> tuple[int, Counter[str]]:
     at: dict[str, tuple[int, str]] = {}  # square -> (piece number, colour) of each piece that moved
     flights: list[tuple[int, int, int]] = []  # (ply, our piece, the enemy piece it stepped from)
     taken, chased = 0, Counter[str]()
-    for ply, ruling in enumerate(rulings, 1):
-        parts = ruling.split("; ")
-        move = MOVE.match(parts[0])
-        if move is None:
+    for ply, text in enumerate(rulings, 1):
+        ruling = read_ruling(text)
+        if ruling is None:
             continue
-        mover_color, _, origin, target = move.groups()
+        mover_color, origin, target, outcome, defender = ruling
         piece, _ = at.pop(origin, (ply, mover_color))  # numbered by the ply of its first move
         if mover_color == color:
             flights += [(ply, piece, other) for square, (other, side) in at.items()
                         if side != color and _next_to(origin, square)]
-        battle = BATTLE.match(parts[1]) if len(parts) > 1 else None
-        if battle is None:
+        if outcome is None:
             at[target] = (piece, mover_color)
             continue
         victim = at.pop(target, None)  # None: a piece that never moved, so never fled
-        outcome = battle.group(1)
-        defender = parts[1].split(" attacks ")[1].split(":")[0]
         if mover_color != color and outcome == "attacker" and defender not in ("bomb", "flag"):
             taken += 1
             if victim is not None and any((ours, theirs) == (victim[0], piece)
@@ -180,18 +199,16 @@ def shown_then_died(rulings: list[str], setup: dict[str, dict[str, str]],
     record's setup, colour -> square -> kind; `rulings`: a ledger line's, one per ply."""
     board = {square: [side, kind, ""] for side, army in setup.items() for square, kind in army.items()}
     found: Counter[tuple[str, str, bool]] = Counter()
-    for ruling in rulings:
-        parts = ruling.split("; ")
-        move = MOVE.match(parts[0])
-        if move is None or move.group(3) not in board:
+    for text in rulings:
+        ruling = read_ruling(text)
+        if ruling is None or ruling.origin not in board:
             continue
-        origin, target = move.group(3), move.group(4)
-        piece = board.pop(origin)
-        battle = BATTLE.match(parts[1]) if len(parts) > 1 else None
-        if battle is None or target not in board:
+        target, outcome = ruling.target, ruling.outcome
+        piece = board.pop(ruling.origin)
+        if outcome is None or target not in board:
             board[target] = piece
             continue
-        defender, outcome = board.pop(target), battle.group(1)
+        defender = board.pop(target)
         for one, role, dies in ((piece, "by attacking", outcome != "attacker"),
                                 (defender, "by defending", outcome != "defender")):
             if one[0] != color:
@@ -243,7 +260,7 @@ def read_saved(paths: list[str]) -> int:
               f"stepped away from that attacker in the {CHASE_WINDOW} plies before "
               f"({', '.join(f'{kind} {n}' for kind, n in chased.most_common())})")
     print("our officers shown in a battle they lived through, and how many died in a later one (all games):")
-    for kind, role in sorted({(kind, role) for kind, role, _ in shown}, key=lambda kr: -worth(kr[0])):
+    for kind, role in sorted({(kind, role) for kind, role, _ in shown}, key=lambda kr: (-worth(kr[0]), kr)):
         taken, alive = shown[(kind, role, True)], shown[(kind, role, False)]
         print(f"  {kind:10s} {role:13s} {taken + alive:4d} shown, {taken:4d} died later")
     print(f"think: p50 {percentile(think, 50):.3f} s, p99 {percentile(think, 99):.3f} s, "
